@@ -1,0 +1,52 @@
+//! [`Desc`], a field that sorts in descending order.
+
+use std::cmp::Ordering;
+
+use crate::error::Result;
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+
+/// A field that sorts in descending order: larger values first.
+///
+/// Any field type can be wrapped, in any position. The ordered format writes a descending
+/// field exactly as Bigtable writes a `DESC` struct field: the escaped bytes and a separator,
+/// all bitwise negated. `Desc` orders its values in reverse, like [`std::cmp::Reverse`], so a
+/// tuple with `Desc` fields compares the way its keys do.
+///
+/// ```
+/// use rowkey::{Desc, RowKey};
+///
+/// let older = ("sensor-1", Desc(1_700_000_000_000i64)).to_key()?;
+/// let newer = ("sensor-1", Desc(1_700_000_000_001i64)).to_key()?;
+/// assert!(newer < older);          // newest first
+/// assert_eq!(<(String, Desc<i64>)>::from_key(&newer)?.1, Desc(1_700_000_000_001));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Desc<T>(pub T);
+
+impl<T: PartialOrd> PartialOrd for Desc<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        other.0.partial_cmp(&self.0)
+    }
+}
+
+impl<T: Ord> Ord for Desc<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.cmp(&self.0)
+    }
+}
+
+impl<T: EncodeField> EncodeField for Desc<T> {
+    const DESCENDING: bool = !T::DESCENDING;
+
+    #[inline]
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        self.0.encode_field(out)
+    }
+}
+
+impl<'de, T: DecodeField<'de>> DecodeField<'de> for Desc<T> {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        T::decode_field(bytes).map(Desc)
+    }
+}

@@ -1,0 +1,300 @@
+//! Integers: orderedcode signed int64 and uint64, and [`BigEndian`].
+
+use crate::error::{Error, Location, Result};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+
+/// The longest orderedcode int64: a 10-bit length tag and 63 payload bits.
+pub(crate) const MAX_INT64_LEN: usize = 10;
+
+/// Encodes `x` as an orderedcode signed int64.
+///
+/// A non-negative value takes `n` bytes whose top `n` bits are ones, then a zero, then the
+/// value in the remaining `7n - 1` bits; `n` is the smallest that fits. A negative value is
+/// the bitwise complement of the encoding of `!x`, so that it sorts below every non-negative
+/// one and a larger magnitude sorts lower.
+#[inline]
+pub(crate) fn encode_i64(x: i64) -> ([u8; MAX_INT64_LEN], usize) {
+    let mut buf = [0u8; MAX_INT64_LEN];
+    if (-64..64).contains(&x) {
+        // One byte covers -64..64, the common case for small counters and enum indexes.
+        buf[0] = (x as u8) ^ 0x80;
+        return (buf, 1);
+    }
+    let negative = x < 0;
+    let magnitude = if negative { !x } else { x }.cast_unsigned();
+    let bits = u64::BITS - magnitude.leading_zeros();
+    // The smallest n with 7n - 1 payload bits >= bits.
+    let n = ((bits + 7) / 7) as usize;
+    let tag = ((1u128 << n) - 1) << (7 * n);
+    let encoded = (u128::from(magnitude) | tag).to_be_bytes();
+    buf[..n].copy_from_slice(&encoded[16 - n..]);
+    if negative {
+        for b in &mut buf[..n] {
+            *b = !*b;
+        }
+    }
+    (buf, n)
+}
+
+/// Decodes an orderedcode signed int64 that must span all of `bytes`.
+pub(crate) fn decode_i64(bytes: &[u8]) -> Result<i64> {
+    let Some(&first) = bytes.first() else {
+        return Err(Error::invalid("integer", "the field is empty"));
+    };
+    let flip = if first & 0x80 == 0 { 0xff } else { 0 };
+    let lead = first ^ flip;
+    let n = if lead == 0xff {
+        let second = bytes.get(1).map_or(0, |b| b ^ flip);
+        8 + second.leading_ones() as usize
+    } else {
+        lead.leading_ones() as usize
+    };
+    if n > MAX_INT64_LEN {
+        return Err(Error::invalid("integer", "its length tag says more than 10 bytes"));
+    }
+    if bytes.len() != n {
+        return Err(Error::invalid(
+            "integer",
+            format!("its length tag says {n} bytes but the field has {}", bytes.len()),
+        ));
+    }
+    let mut encoded = 0u128;
+    for &b in bytes {
+        encoded = encoded << 8 | u128::from(b ^ flip);
+    }
+    let payload_bits = 7 * n - 1;
+    let magnitude = encoded & ((1u128 << payload_bits) - 1);
+    if n > 1 && magnitude < 1u128 << (payload_bits - 7) {
+        return Err(Error::NonCanonical {
+            at: Location::default(),
+            detail: "the integer uses more bytes than its value needs",
+        });
+    }
+    let Ok(magnitude) = i64::try_from(magnitude) else {
+        return Err(Error::invalid("integer", "the value is beyond the 64-bit range"));
+    };
+    Ok(if flip == 0 { magnitude } else { !magnitude })
+}
+
+/// Encodes `x` as an orderedcode uint64: a byte holding the length, then the value's
+/// big-endian bytes without leading zeros (`0` is the single byte `00`).
+#[inline]
+pub(crate) fn encode_u64(x: u64) -> ([u8; 9], usize) {
+    let n = (u64::BITS - x.leading_zeros()).div_ceil(8) as usize;
+    let mut buf = [0u8; 9];
+    buf[0] = n as u8;
+    buf[1..=n].copy_from_slice(&x.to_be_bytes()[8 - n..]);
+    (buf, n + 1)
+}
+
+/// Decodes an orderedcode uint64 that must span all of `bytes`.
+pub(crate) fn decode_u64(bytes: &[u8]) -> Result<u64> {
+    let Some((&n, digits)) = bytes.split_first() else {
+        return Err(Error::invalid("u64", "the field is empty"));
+    };
+    if n > 8 || digits.len() != usize::from(n) {
+        return Err(Error::invalid(
+            "u64",
+            format!("its length byte says {n} bytes but {} follow", digits.len()),
+        ));
+    }
+    if digits.first() == Some(&0) {
+        return Err(Error::NonCanonical { at: Location::default(), detail: "the u64 has a leading zero byte" });
+    }
+    Ok(digits.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b)))
+}
+
+/// Signed and narrow unsigned types: widened to `i64` on the way in, checked on the way out.
+macro_rules! via_i64 {
+    ($($ty:ty),*) => {$(
+        impl EncodeField for $ty {
+            #[inline]
+            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+                let (buf, n) = encode_i64(i64::from(*self));
+                out.write(&buf[..n]);
+                Ok(())
+            }
+        }
+
+        impl<'de> DecodeField<'de> for $ty {
+            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+                let wide = decode_i64(bytes.as_slice())?;
+                <$ty>::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), stringify!($ty)))
+            }
+        }
+    )*};
+}
+
+via_i64!(i8, i16, i32, i64, u8, u16, u32);
+
+impl EncodeField for isize {
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        // isize is at most 64 bits on every platform Rust supports.
+        let wide = i64::try_from(*self).map_err(|_| Error::unencodable("isize", "it is wider than 64 bits"))?;
+        wide.encode_field(out)
+    }
+}
+
+impl<'de> DecodeField<'de> for isize {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        let wide = decode_i64(bytes.as_slice())?;
+        isize::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), "isize"))
+    }
+}
+
+impl EncodeField for bool {
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write_byte(if *self { 0x81 } else { 0x80 });
+        Ok(())
+    }
+}
+
+impl<'de> DecodeField<'de> for bool {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        match decode_i64(bytes.as_slice())? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(Error::out_of_range(i128::from(other), "bool")),
+        }
+    }
+}
+
+impl EncodeField for u64 {
+    #[inline]
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        let (buf, n) = encode_u64(*self);
+        out.write(&buf[..n]);
+        Ok(())
+    }
+}
+
+impl<'de> DecodeField<'de> for u64 {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        decode_u64(bytes.as_slice())
+    }
+}
+
+impl EncodeField for usize {
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        let wide = u64::try_from(*self).map_err(|_| Error::unencodable("usize", "it is wider than 64 bits"))?;
+        wide.encode_field(out)
+    }
+}
+
+impl<'de> DecodeField<'de> for usize {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        let wide = decode_u64(bytes.as_slice())?;
+        usize::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), "usize"))
+    }
+}
+
+/// An integer field as 8 big-endian bytes: Bigtable's `Int64.BigEndianBytes`, HBase's
+/// `Bytes.toBytes(long)`.
+///
+/// Fixed width, so it reads well in hex dumps and matches keys that Java code wrote with
+/// `Bytes.toBytes`. Two's complement puts negative values after positive ones, so a
+/// negative value is an [`Error::Unencodable`] rather than a mis-sorted key; use the default
+/// encoding (or [`Desc`](crate::Desc)) for signed data. Any integer type of up to 64 bits fits.
+///
+/// ```
+/// use rowkey::{BigEndian, RowKey};
+///
+/// let key = ("user1", BigEndian(1i64)).to_key()?;
+/// assert_eq!(key.as_bytes(), b"user1\x00\x01\x00\xff\x00\xff\x00\xff\x00\xff\x00\xff\x00\xff\x00\xff\x01");
+/// assert!(("user1", BigEndian(-1i64)).to_key().is_err());
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BigEndian<T>(pub T);
+
+macro_rules! big_endian {
+    ($($ty:ty),*) => {$(
+        impl EncodeField for BigEndian<$ty> {
+            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+                match i64::try_from(self.0) {
+                    Ok(v) if v >= 0 => {
+                        out.write(&v.to_be_bytes());
+                        Ok(())
+                    }
+                    Ok(_) => Err(Error::unencodable(
+                        concat!("BigEndian<", stringify!($ty), ">"),
+                        "a negative value sorts after the positive ones in two's complement; \
+                         use the default integer encoding, which orders negatives first",
+                    )),
+                    Err(_) => Err(Error::unencodable(
+                        concat!("BigEndian<", stringify!($ty), ">"),
+                        "the value is above i64::MAX, the largest 8-byte big-endian field",
+                    )),
+                }
+            }
+        }
+
+        impl<'de> DecodeField<'de> for BigEndian<$ty> {
+            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+                let Ok(raw) = <[u8; 8]>::try_from(bytes.as_slice()) else {
+                    return Err(Error::invalid(
+                        concat!("BigEndian<", stringify!($ty), ">"),
+                        format!("it needs exactly 8 bytes, the field has {}", bytes.len()),
+                    ));
+                };
+                let wide = i64::from_be_bytes(raw);
+                if wide < 0 {
+                    return Err(Error::invalid(
+                        concat!("BigEndian<", stringify!($ty), ">"),
+                        "the value is negative, which this encoding never writes because it would sort last",
+                    ));
+                }
+                <$ty>::try_from(wide)
+                    .map(BigEndian)
+                    .map_err(|_| Error::out_of_range(i128::from(wide), stringify!($ty)))
+            }
+        }
+    )*};
+}
+
+big_endian!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(x: i64) -> Vec<u8> {
+        let (buf, n) = encode_i64(x);
+        buf[..n].to_vec()
+    }
+
+    #[test]
+    fn length_classes_meet_at_their_boundaries() {
+        // For each byte count n, the largest value is 2^(7n-1) - 1.
+        for n in 1..=9u32 {
+            let max = (1i64 << (7 * n - 1)) - 1;
+            assert_eq!(enc(max).len(), n as usize, "{max}");
+            assert_eq!(enc(max + 1).len(), n as usize + 1, "{}", max + 1);
+            assert_eq!(enc(-max - 1).len(), n as usize, "{}", -max - 1);
+            assert_eq!(enc(-max - 2).len(), n as usize + 1, "{}", -max - 2);
+            for v in [max, max + 1, -max - 1, -max - 2] {
+                assert_eq!(decode_i64(&enc(v)).unwrap(), v);
+            }
+        }
+        assert_eq!(enc(i64::MAX).len(), 10);
+        assert_eq!(enc(i64::MIN).len(), 10);
+    }
+
+    #[test]
+    fn rejects_redundant_lengths() {
+        // 5 written in two bytes (c0 05) instead of one (85).
+        assert!(matches!(decode_i64(&[0xc0, 0x05]), Err(Error::NonCanonical { .. })));
+        assert!(matches!(decode_u64(&[0x02, 0x00, 0x05]), Err(Error::NonCanonical { .. })));
+    }
+
+    #[test]
+    fn rejects_tags_beyond_ten_bytes_and_wrong_lengths() {
+        assert!(decode_i64(&[0xff, 0xe0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).is_err());
+        assert!(decode_i64(&[0xc0]).is_err());
+        assert!(decode_i64(&[0x80, 0x80]).is_err());
+        assert!(decode_i64(&[]).is_err());
+        // A 10-byte tag whose payload is above i64::MAX.
+        assert!(decode_i64(&[0xff, 0xc0, 0x80, 0, 0, 0, 0, 0, 0, 0]).is_err());
+        assert!(decode_u64(&[0x09, 1, 2, 3, 4, 5, 6, 7, 8, 9]).is_err());
+    }
+}

@@ -1,0 +1,284 @@
+//! Field encodings: how one value becomes the bytes of one key field, and back.
+//!
+//! A key format (the ordered format in [`crate::format`]) frames fields; a field encoding
+//! only produces a field's bytes before framing. Two traits describe a field type:
+//!
+//! - [`EncodeField`] writes the value's bytes into a [`Sink`];
+//! - [`DecodeField`] reads the value back from the field's (unescaped) [`FieldBytes`].
+//!
+//! | Rust type | field bytes |
+//! |---|---|
+//! | `str`, `String`, `Cow<str>`, `char` | UTF-8 |
+//! | `[u8]`, `Vec<u8>`, `[u8; N]`, `Cow<[u8]>` | the bytes |
+//! | `i8`..`i64`, `isize`, `u8`..`u32`, `bool` | orderedcode signed int64, 1 to 10 bytes |
+//! | `u64`, `usize` | orderedcode uint64: a length byte, then the big-endian bytes |
+//! | `f32`, `f64` | orderedcode float (see [below](#floats)) |
+//! | [`SystemTime`](std::time::SystemTime) | microseconds since the epoch as orderedcode int64 |
+//! | `Option<T>` | `None` is empty; `Some` is `T`'s bytes, plus `00` when those are empty or all `00` |
+//! | [`Desc<T>`](crate::Desc) | `T`'s bytes in a descending field |
+//! | [`BigEndian<T>`](crate::BigEndian) | 8 bytes, big-endian |
+//!
+//! ## Integers
+//!
+//! The orderedcode signed encoding is short for values near zero and keeps order over the
+//! whole `i64` range with no sign tricks for the reader:
+//!
+//! | value | bytes |
+//! |---|---|
+//! | `i64::MIN` | `00 3f 80 00 00 00 00 00 00 00` |
+//! | `-65` | `3f bf` |
+//! | `-1` | `7f` |
+//! | `0` | `80` |
+//! | `63` | `bf` |
+//! | `64` | `c0 40` |
+//! | `i64::MAX` | `ff c0 7f ff ff ff ff ff ff ff` |
+//!
+//! Decoding into a narrower type than was written (`300` into an `i8`) is an
+//! [`Error::OutOfRange`](crate::Error::OutOfRange), never a wrap.
+//!
+//! ## Floats
+//!
+//! A float's bits are read as an `i64`; a negative one is mapped to `i64::MIN - bits`; the
+//! result is written as an orderedcode int64. So keys order like [`f64::total_cmp`], except
+//! that `-0.0` and `+0.0` are one key (and decode to `+0.0`): negative NaNs first, then
+//! `-inf`, the negative numbers, zero, the positive numbers, `+inf`, then positive NaNs. A NaN
+//! keeps its payload. `f32` values are widened to `f64` first (NaN payloads included), so an
+//! `f32` and the equal `f64` give the same key.
+//!
+//! ## Your own field types
+//!
+//! Implement both traits, usually by delegating to a type above:
+//!
+//! ```
+//! use rowkey::field::{DecodeField, EncodeField, FieldBytes, Sink};
+//! use rowkey::RowKey;
+//!
+//! #[derive(Debug, PartialEq)]
+//! struct UserId(u32);
+//!
+//! impl EncodeField for UserId {
+//!     fn encode_field<S: Sink>(&self, out: &mut S) -> rowkey::Result<()> {
+//!         self.0.encode_field(out)
+//!     }
+//! }
+//! impl<'de> DecodeField<'de> for UserId {
+//!     fn decode_field(bytes: FieldBytes<'de>) -> rowkey::Result<Self> {
+//!         u32::decode_field(bytes).map(UserId)
+//!     }
+//! }
+//!
+//! let key = ("tenant", UserId(7)).to_key()?;
+//! assert_eq!(<(String, UserId)>::from_key(&key)?.1, UserId(7));
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+
+mod bytes;
+mod desc;
+mod float;
+pub(crate) mod int;
+mod option;
+mod time;
+
+use smallvec::SmallVec;
+
+use crate::error::Result;
+use crate::key::Key;
+
+pub use desc::Desc;
+pub use int::BigEndian;
+
+/// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
+///
+/// ```
+/// use rowkey::field::{EncodeField, Sink};
+///
+/// let mut bytes = Vec::new();
+/// 64i64.encode_field(&mut bytes)?;
+/// assert_eq!(bytes, [0xc0, 0x40]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait Sink {
+    /// Appends bytes.
+    fn write(&mut self, bytes: &[u8]);
+
+    /// Appends one byte.
+    fn write_byte(&mut self, byte: u8) {
+        self.write(&[byte]);
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+
+    fn write_byte(&mut self, byte: u8) {
+        self.push(byte);
+    }
+}
+
+impl Sink for Key {
+    fn write(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+
+    fn write_byte(&mut self, byte: u8) {
+        self.push(byte);
+    }
+}
+
+impl<const N: usize> Sink for SmallVec<[u8; N]> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+
+    fn write_byte(&mut self, byte: u8) {
+        self.push(byte);
+    }
+}
+
+/// A value that can be one field of a key.
+///
+/// ```
+/// use rowkey::field::EncodeField;
+///
+/// let mut bytes = Vec::new();
+/// "phone".encode_field(&mut bytes)?;
+/// assert_eq!(bytes, b"phone");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait EncodeField {
+    /// Whether the field sorts in descending order. Only [`Desc`] sets it; the key format
+    /// reads it to frame the field.
+    const DESCENDING: bool = false;
+
+    /// Writes the field's bytes, before any escaping or framing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the value has no encoding that
+    /// keeps order (a negative [`BigEndian`], a time outside the `i64` microsecond range).
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()>;
+}
+
+/// A value that can be read back from one field of a key whose bytes live for `'de`.
+///
+/// Types that own their data implement it for every `'de`; `&'de str` and `&'de [u8]` borrow
+/// from the key, which works when the field needed no unescaping.
+///
+/// ```
+/// use rowkey::field::{DecodeField, FieldBytes};
+///
+/// let n = i64::decode_field(FieldBytes::borrowed(&[0xc0, 0x40]))?;
+/// assert_eq!(n, 64);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait DecodeField<'de>: Sized {
+    /// Decodes the value from the field's unescaped bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the bytes are not a value of
+    /// this type, [`Error::OutOfRange`](crate::Error::OutOfRange) when the value does not fit.
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self>;
+}
+
+impl<T: EncodeField + ?Sized> EncodeField for &T {
+    const DESCENDING: bool = T::DESCENDING;
+
+    #[inline]
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        (**self).encode_field(out)
+    }
+}
+
+impl<T: EncodeField + ?Sized> EncodeField for Box<T> {
+    const DESCENDING: bool = T::DESCENDING;
+
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        (**self).encode_field(out)
+    }
+}
+
+impl<'de, T: DecodeField<'de>> DecodeField<'de> for Box<T> {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        T::decode_field(bytes).map(Box::new)
+    }
+}
+
+/// The unescaped bytes of one field: borrowed from the key when the field needed no
+/// unescaping, otherwise an owned copy (inline when short).
+///
+/// ```
+/// use rowkey::field::FieldBytes;
+///
+/// let bytes = FieldBytes::borrowed(b"abc");
+/// assert_eq!(bytes.as_slice(), b"abc");
+/// assert_eq!(bytes.as_borrowed(), Some(&b"abc"[..]));
+/// assert_eq!(FieldBytes::owned(b"abc".to_vec()).as_borrowed(), None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldBytes<'de>(Repr<'de>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Repr<'de> {
+    Borrowed(&'de [u8]),
+    Owned(SmallVec<[u8; 32]>),
+}
+
+impl<'de> FieldBytes<'de> {
+    /// Bytes that borrow from the key.
+    #[must_use]
+    pub fn borrowed(bytes: &'de [u8]) -> Self {
+        FieldBytes(Repr::Borrowed(bytes))
+    }
+
+    /// Bytes that had to be copied (unescaped or negated).
+    #[must_use]
+    pub fn owned(bytes: Vec<u8>) -> Self {
+        FieldBytes(Repr::Owned(SmallVec::from_vec(bytes)))
+    }
+
+    pub(crate) fn from_smallvec(bytes: SmallVec<[u8; 32]>) -> Self {
+        FieldBytes(Repr::Owned(bytes))
+    }
+
+    /// The bytes.
+    #[must_use]
+    pub fn as_slice(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Borrowed(bytes) => bytes,
+            Repr::Owned(bytes) => bytes,
+        }
+    }
+
+    /// The bytes with the key's lifetime, when they borrow from it.
+    #[must_use]
+    pub fn as_borrowed(&self) -> Option<&'de [u8]> {
+        match self.0 {
+            Repr::Borrowed(bytes) => Some(bytes),
+            Repr::Owned(_) => None,
+        }
+    }
+
+    /// The bytes as a vector (reusing an owned buffer when it is on the heap).
+    #[must_use]
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.0 {
+            Repr::Borrowed(bytes) => bytes.to_vec(),
+            Repr::Owned(bytes) => bytes.into_vec(),
+        }
+    }
+
+    /// The number of bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    /// Whether the field is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+}

@@ -1,0 +1,63 @@
+//! [`SystemTime`] as microseconds since the Unix epoch (Bigtable `TIMESTAMP`,
+//! `unix_micros_int64` with orderedcode bytes).
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::error::{Error, Result};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+
+/// Microseconds since the epoch, rounded toward the past.
+///
+/// Flooring (not truncating toward zero) keeps order across 1970: a time a few nanoseconds
+/// before the epoch becomes -1 µs, not 0 µs, which would tie it with the epoch itself.
+pub(crate) fn to_micros(time: SystemTime) -> Result<i64> {
+    let micros = match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i128::try_from(after.as_micros()).unwrap_or(i128::MAX),
+        Err(before) => {
+            let d = before.duration();
+            let ceil = d.as_micros() + u128::from(d.subsec_nanos() % 1000 != 0);
+            -i128::try_from(ceil).unwrap_or(i128::MAX)
+        }
+    };
+    i64::try_from(micros).map_err(|_| {
+        Error::unencodable("SystemTime", "it is more than 292,000 years from 1970, beyond i64 microseconds")
+    })
+}
+
+pub(crate) fn from_micros(micros: i64) -> Result<SystemTime> {
+    let offset = Duration::from_micros(micros.unsigned_abs());
+    let time = if micros >= 0 { UNIX_EPOCH.checked_add(offset) } else { UNIX_EPOCH.checked_sub(offset) };
+    time.ok_or_else(|| Error::invalid("SystemTime", format!("{micros} µs from the epoch is outside this platform's SystemTime")))
+}
+
+/// Encodes whole microseconds since 1970-01-01 UTC as an orderedcode int64, the bytes of
+/// Bigtable's `TIMESTAMP` key fields.
+///
+/// Sub-microsecond parts are dropped by rounding toward the past, so
+/// `decode(encode(t)) <= t` and order is kept (equal microseconds give equal keys). Times
+/// before 1970 are negative and sort first.
+impl EncodeField for SystemTime {
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        to_micros(*self)?.encode_field(out)
+    }
+}
+
+impl<'de> DecodeField<'de> for SystemTime {
+    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        from_micros(i64::decode_field(bytes)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floors_toward_the_past() {
+        assert_eq!(to_micros(UNIX_EPOCH + Duration::from_nanos(1999)).unwrap(), 1);
+        assert_eq!(to_micros(UNIX_EPOCH - Duration::from_nanos(1)).unwrap(), -1);
+        assert_eq!(to_micros(UNIX_EPOCH - Duration::from_nanos(1000)).unwrap(), -1);
+        assert_eq!(to_micros(UNIX_EPOCH - Duration::from_nanos(1001)).unwrap(), -2);
+        assert_eq!(from_micros(-2).unwrap(), UNIX_EPOCH - Duration::from_micros(2));
+    }
+}

@@ -1,0 +1,425 @@
+//! The ordered (binary) key format: Bigtable's `Struct.OrderedCodeBytes`.
+//!
+//! Each field's bytes (from its [field encoding](crate::field)) are framed so that the keys
+//! sort field by field, with no type tags and no lengths:
+//!
+//! | in a field | written as | why |
+//! |---|---|---|
+//! | a `00` byte | `00 ff` | frees `00` to start the two markers below |
+//! | the end of a field | `00 01` ([`SEPARATOR`]) | sorts below every escaped byte, so a shorter field sorts first |
+//! | an empty field | `00 00` ([`EMPTY_FIELD`]) | sorts below any separator and any value |
+//! | a descending field | all of the above plus its separator, bitwise negated | reverses its order |
+//!
+//! The last ascending field has no separator, and empty ascending fields at the end are not
+//! written at all (Bigtable's rule); a key whose fields were all dropped is `00 00`. So:
+//!
+//! | fields | key |
+//! |---|---|
+//! | `("A", "", "C")` | `41 00 01 00 00 00 01 43` |
+//! | `("A", "")` | `41` |
+//! | `("", "")` | `00 00` |
+//! | `("bobby", 14242i64)` | `62 6f 62 62 79 00 01 e0 37 a2` |
+//! | `(Desc(""),)` | `ff ff ff fe` |
+//!
+//! [`OrderedWriter`] and [`OrderedReader`] are the building blocks that tuple keys and the
+//! derive use; reach for them to write a key type by hand.
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, Location, Result};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::key::Key;
+
+/// Ends every field but the last ascending one.
+pub const SEPARATOR: [u8; 2] = [0x00, 0x01];
+/// Stands for an empty field that is followed by other fields.
+pub const EMPTY_FIELD: [u8; 2] = [0x00, 0x00];
+/// Follows a `00` byte of a field's value.
+pub const ESCAPED_NUL: u8 = 0xff;
+
+/// Escapes an ascending field's bytes into the key.
+struct Ascending<'a>(&'a mut Key);
+
+impl Sink for Ascending<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        if !bytes.contains(&0) {
+            self.0.extend_from_slice(bytes);
+            return;
+        }
+        for chunk in bytes.split_inclusive(|&b| b == 0) {
+            self.0.extend_from_slice(chunk);
+            if chunk.last() == Some(&0) {
+                self.0.push(ESCAPED_NUL);
+            }
+        }
+    }
+
+    #[inline]
+    fn write_byte(&mut self, byte: u8) {
+        self.0.push(byte);
+        if byte == 0 {
+            self.0.push(ESCAPED_NUL);
+        }
+    }
+}
+
+/// Escapes and negates a descending field's bytes into the key.
+struct Descending<'a>(&'a mut Key);
+
+impl Sink for Descending<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.reserve(bytes.len());
+        for &b in bytes {
+            self.write_byte(b);
+        }
+    }
+
+    #[inline]
+    fn write_byte(&mut self, byte: u8) {
+        self.0.push(!byte);
+        if byte == 0 {
+            self.0.push(!ESCAPED_NUL);
+        }
+    }
+}
+
+/// Appends fields to a key in the ordered format, in one pass.
+///
+/// Call [`field`](Self::field) (or [`named_field`](Self::named_field)) once per field, in
+/// order, then [`finish`](Self::finish). Empty ascending fields are held back and written
+/// only when a later field is not dropped, so trailing ones never reach the key.
+///
+/// ```
+/// use rowkey::{Desc, Key};
+/// use rowkey::format::OrderedWriter;
+///
+/// let mut key = Key::new();
+/// let mut w = OrderedWriter::new(&mut key);
+/// w.field("A")?.field("")?.field("C")?;
+/// w.finish();
+/// assert_eq!(key.as_bytes(), b"A\x00\x01\x00\x00\x00\x01C");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[must_use = "call finish() to complete the key"]
+pub struct OrderedWriter<'a> {
+    out: &'a mut Key,
+    start: usize,
+    next_field: usize,
+    /// Empty ascending fields not written yet: dropped if nothing follows them.
+    held_empty: usize,
+    /// The last field written is ascending and needs a separator before the next one.
+    needs_separator: bool,
+}
+
+impl<'a> OrderedWriter<'a> {
+    /// A writer that appends to `out` (which may already hold a prefix).
+    pub fn new(out: &'a mut Key) -> Self {
+        let start = out.len();
+        OrderedWriter { out, start, next_field: 0, held_empty: 0, needs_separator: false }
+    }
+
+    /// Appends the next field.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns, with the field's position filled in.
+    #[inline]
+    pub fn field<T: EncodeField + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        self.write(None, value)
+    }
+
+    /// Appends the next field, naming it in any error.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns, with the field's position and name filled in.
+    ///
+    /// ```
+    /// use rowkey::{BigEndian, Key};
+    /// use rowkey::format::OrderedWriter;
+    ///
+    /// let mut key = Key::new();
+    /// let err = OrderedWriter::new(&mut key).named_field("balance", &BigEndian(-5i64)).err().unwrap();
+    /// assert_eq!(err.location().name(), Some("balance"));
+    /// ```
+    #[inline]
+    pub fn named_field<T: EncodeField + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
+        self.write(Some(name), value)
+    }
+
+    #[inline]
+    fn write<T: EncodeField + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
+        let index = self.next_field;
+        self.next_field += 1;
+        let mark = self.out.len();
+        let located = |e: Error| e.in_field(index, name, mark);
+        if T::DESCENDING {
+            self.flush_held();
+            if self.needs_separator {
+                self.out.extend_from_slice(&SEPARATOR);
+            }
+            let body = self.out.len();
+            value.encode_field(&mut Descending(self.out)).map_err(located)?;
+            if self.out.len() == body {
+                self.out.extend_from_slice(&[!EMPTY_FIELD[0], !EMPTY_FIELD[1]]);
+            }
+            self.out.extend_from_slice(&[!SEPARATOR[0], !SEPARATOR[1]]);
+            self.needs_separator = false;
+        } else {
+            let (held, needs_separator) = (self.held_empty, self.needs_separator);
+            self.flush_held();
+            if self.needs_separator {
+                self.out.extend_from_slice(&SEPARATOR);
+            }
+            let body = self.out.len();
+            value.encode_field(&mut Ascending(self.out)).map_err(located)?;
+            if self.out.len() == body {
+                // Empty: undo the separators and hold it back with the others.
+                self.out.truncate(mark);
+                self.held_empty = held + 1;
+                self.needs_separator = needs_separator;
+            } else {
+                self.needs_separator = true;
+            }
+        }
+        Ok(self)
+    }
+
+    /// Writes the held-back empty fields, now that a field follows them.
+    fn flush_held(&mut self) {
+        for _ in 0..self.held_empty {
+            if self.needs_separator {
+                self.out.extend_from_slice(&SEPARATOR);
+            }
+            self.out.extend_from_slice(&EMPTY_FIELD);
+            self.needs_separator = true;
+        }
+        self.held_empty = 0;
+    }
+
+    /// Completes the key: a key whose fields were all dropped becomes `00 00`.
+    pub fn finish(self) {
+        if self.out.len() == self.start {
+            self.out.extend_from_slice(&EMPTY_FIELD);
+        }
+    }
+}
+
+/// Reads the fields of an ordered key, in order, checking every byte.
+///
+/// The reader accepts any input: bytes that are not a key of the expected shape give an
+/// [`Error`] with the offset, never a panic. It also refuses bytes that the writer would not
+/// produce (an empty trailing field written out, a trailing separator), so each value has one
+/// key.
+///
+/// ```
+/// use rowkey::format::OrderedReader;
+///
+/// let mut r = OrderedReader::new(b"bobby\x00\x01\xe0\x37\xa2", 2);
+/// let name: &str = r.field()?;
+/// let n: i64 = r.field()?;
+/// r.finish()?;
+/// assert_eq!((name, n), ("bobby", 14242));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub struct OrderedReader<'de> {
+    bytes: &'de [u8],
+    pos: usize,
+    fields: usize,
+    next_field: usize,
+    /// The previous field ended in a separator, so another field must follow.
+    after_separator: bool,
+}
+
+impl<'de> OrderedReader<'de> {
+    /// A reader for a key of `fields` fields.
+    #[must_use]
+    pub fn new(bytes: &'de [u8], fields: usize) -> Self {
+        // `00 00` alone is the key whose fields were all dropped: read from its end.
+        let pos = if bytes == EMPTY_FIELD { 2 } else { 0 };
+        OrderedReader { bytes, pos, fields, next_field: 0, after_separator: false }
+    }
+
+    /// The offset of the next unread byte.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Reads the next field.
+    ///
+    /// # Errors
+    ///
+    /// A framing error ([`Error::Truncated`], [`Error::BadEscape`], [`Error::NonCanonical`],
+    /// [`Error::TrailingBytes`]) or what the field's decoder returns, located in the key.
+    #[inline]
+    pub fn field<T: DecodeField<'de> + EncodeField>(&mut self) -> Result<T> {
+        self.read(None)
+    }
+
+    /// Reads the next field, naming it in any error.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    #[inline]
+    pub fn named_field<T: DecodeField<'de> + EncodeField>(&mut self, name: &'static str) -> Result<T> {
+        self.read(Some(name))
+    }
+
+    fn read<T: DecodeField<'de> + EncodeField>(&mut self, name: Option<&'static str>) -> Result<T> {
+        let index = self.next_field;
+        if index >= self.fields {
+            return Err(Error::argument("field", format!("the reader was made for {} fields; read no more", self.fields)));
+        }
+        self.next_field += 1;
+        let start = self.pos;
+        let last = index + 1 == self.fields;
+        let bytes = if T::DESCENDING { self.take::<true>(last) } else { self.take::<false>(last) };
+        let located = |e: Error| e.in_field(index, name, start);
+        T::decode_field(bytes.map_err(located)?).map_err(located)
+    }
+
+    /// Checks that the whole key was read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TrailingBytes`] when bytes are left, [`Error::Truncated`] for an empty input
+    /// (an ordered key is never empty).
+    pub fn finish(self) -> Result<()> {
+        if self.bytes.is_empty() {
+            return Err(empty_key());
+        }
+        if self.pos < self.bytes.len() {
+            return Err(Error::TrailingBytes { offset: self.pos, len: self.bytes.len() - self.pos });
+        }
+        Ok(())
+    }
+
+    /// Cuts the next field out of the key and unescapes it. `DESC` fields are negated.
+    fn take<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
+        let flip = if DESC { 0xff } else { 0x00 };
+        let base = self.pos;
+        let rest = &self.bytes[base..];
+        if rest.is_empty() {
+            return self.take_at_end(DESC);
+        }
+        self.after_separator = false;
+        if rest.len() >= 2 && rest[0] ^ flip == 0 && rest[1] ^ flip == 0 {
+            return self.take_empty::<DESC>(last);
+        }
+        let mut owned: Option<SmallVec<[u8; 32]>> = None;
+        let mut segment = 0;
+        let mut from = 0;
+        let end = loop {
+            let Some(zero) = rest[from..].iter().position(|&b| b == flip).map(|i| from + i) else {
+                if DESC {
+                    return Err(Error::Truncated {
+                        at: Location::at(self.bytes.len()),
+                        detail: "a descending field ends in ff fe, which is missing",
+                    });
+                }
+                self.pos = self.bytes.len();
+                break rest.len();
+            };
+            match rest.get(zero + 1).map(|b| b ^ flip) {
+                None => {
+                    return Err(Error::Truncated {
+                        at: Location::at(base + zero),
+                        detail: "the last byte starts an escape (00 must be followed by ff, 01 or 00)",
+                    });
+                }
+                Some(ESCAPED_NUL) => {
+                    let buf = owned.get_or_insert_with(SmallVec::new);
+                    buf.extend(rest[segment..=zero].iter().map(|b| b ^ flip));
+                    from = zero + 2;
+                    segment = from;
+                }
+                Some(0x01) => {
+                    if zero == 0 {
+                        return Err(Error::NonCanonical {
+                            at: Location::at(base),
+                            detail: "an empty field is written 00 00 before its separator",
+                        });
+                    }
+                    if last && !DESC {
+                        return Err(Error::TrailingBytes { offset: base + zero, len: rest.len() - zero });
+                    }
+                    self.pos = base + zero + 2;
+                    self.after_separator = !DESC;
+                    break zero;
+                }
+                Some(byte) => return Err(Error::BadEscape { at: Location::at(base + zero), byte }),
+            }
+        };
+        let tail = &rest[segment..end];
+        Ok(match owned {
+            Some(mut buf) => {
+                buf.extend(tail.iter().map(|b| b ^ flip));
+                FieldBytes::from_smallvec(buf)
+            }
+            None if DESC => FieldBytes::from_smallvec(tail.iter().map(|b| !b).collect()),
+            None => FieldBytes::borrowed(tail),
+        })
+    }
+
+    /// A field at the very end of the key: an ascending one was dropped because it was empty.
+    fn take_at_end(&mut self, desc: bool) -> Result<FieldBytes<'de>> {
+        if self.bytes.is_empty() {
+            return Err(empty_key());
+        }
+        if desc {
+            return Err(Error::Truncated {
+                at: Location::at(self.pos),
+                detail: "a descending field is always written, but the key ends before it",
+            });
+        }
+        if self.after_separator {
+            return Err(Error::NonCanonical {
+                at: Location::at(self.pos - 2),
+                detail: "the key ends in a separator, but empty trailing fields are dropped with theirs",
+            });
+        }
+        Ok(FieldBytes::borrowed(&[]))
+    }
+
+    /// The `00 00` empty-field marker (negated when descending) at the reader's position.
+    fn take_empty<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
+        let flip = if DESC { 0xff } else { 0x00 };
+        let base = self.pos;
+        let after = &self.bytes[base + 2..];
+        if last && !DESC {
+            return Err(Error::NonCanonical {
+                at: Location::at(base),
+                detail: "an empty last field is dropped, not written as 00 00",
+            });
+        }
+        match after {
+            [a, b, ..] if a ^ flip == SEPARATOR[0] && b ^ flip == SEPARATOR[1] => {
+                self.pos = base + 4;
+                self.after_separator = !DESC;
+                Ok(FieldBytes::borrowed(&[]))
+            }
+            [] if !DESC => Err(Error::NonCanonical {
+                at: Location::at(base),
+                detail: "an empty trailing field is dropped, not written as 00 00",
+            }),
+            [] | [_] => Err(Error::Truncated {
+                at: Location::at(base + 2),
+                detail: "an empty field (00 00) must be followed by a separator (00 01)",
+            }),
+            _ => Err(Error::Malformed {
+                at: Location::at(base + 2),
+                detail: "an empty field (00 00) must be followed by a separator (00 01)",
+            }),
+        }
+    }
+}
+
+fn empty_key() -> Error {
+    Error::Truncated {
+        at: Location::at(0),
+        detail: "an ordered key is never empty (a key of empty fields is 00 00)",
+    }
+}

@@ -1,0 +1,54 @@
+//! Order-preserving row keys for range-partitioned stores: Bigtable, HBase, Spanner,
+//! Tablestore, TiKV, and embedded ordered stores such as redb.
+//!
+//! Such a store sorts rows by the raw bytes of their keys, and serves one key, one prefix or
+//! one range fast; anything else is a full scan. So the row key is the schema. `rowkey`
+//! encodes values so that their bytes sort as the values do, and decodes them back.
+//!
+//! # Keys from tuples
+//!
+//! A tuple of [field types](field) is a [`RowKey`] in the ordered format, byte-compatible
+//! with Bigtable's structured row keys (`Struct.OrderedCodeBytes`):
+//!
+//! ```
+//! use rowkey::{Desc, RowKey};
+//!
+//! let key = ("phone", "4c410523", Desc(1_588_291_200_000i64)).to_key()?;
+//! let (kind, id, ts) = <(String, String, Desc<i64>)>::from_key(&key)?;
+//! assert_eq!((kind.as_str(), id.as_str(), ts.0), ("phone", "4c410523", 1_588_291_200_000));
+//!
+//! // Byte order is value order, field by field; `Desc` reverses one field.
+//! let later = ("phone", "4c410523", Desc(1_588_291_200_001i64)).to_key()?;
+//! assert!(later < key);
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+//!
+//! # What sorts how
+//!
+//! - Strings and bytes sort bytewise, a prefix before its extensions (`"ab" < "abc"`), with
+//!   `\0` and `\xFF` bytes allowed anywhere.
+//! - Integers sort numerically over their whole range, negatives first; floats like
+//!   [`f64::total_cmp`] with both zeros equal.
+//! - `None` sorts before every `Some`; [`Desc`] reverses a field.
+//! - Fields compare left to right: a key sorts by its first field, then its second, ...
+//!
+//! # Errors
+//!
+//! Decoding accepts any bytes and never panics: bytes that are not a key of the type give an
+//! [`Error`] that names the field and the byte offset. Encoding refuses values that would
+//! break order (a negative [`BigEndian`]) instead of writing a mis-sorted key.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod error;
+pub mod field;
+pub mod format;
+pub mod key;
+mod row_key;
+pub mod salt;
+
+pub use error::{Error, Location, Result};
+pub use field::{BigEndian, Desc};
+pub use key::Key;
+pub use row_key::{RowKey, RowKeyOwned};

@@ -1,0 +1,170 @@
+//! The [`RowKey`] trait, and its implementations for tuples.
+
+use crate::error::Result;
+use crate::field::{DecodeField, EncodeField};
+use crate::format::{OrderedReader, OrderedWriter};
+use crate::key::Key;
+
+/// A type that is a row key: it encodes to a [`Key`] and decodes from one.
+///
+/// `'de` is the lifetime of the bytes `from_key` reads, which lets a key type hold `&str` or
+/// `&[u8]` fields that borrow from them, as serde's `Deserialize<'de>` does. For a key type
+/// that owns its data, bound on [`RowKeyOwned`] in generic code.
+///
+/// Tuples of 1 to 12 [field types](crate::field) are row keys in the ordered format:
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// let key = ("phone", "4c410523", 20200501i64).to_key()?;
+/// assert_eq!(key.to_string(), r"phone\x00\x014c410523\x00\x01\xf14<5");
+///
+/// let (kind, id, day) = <(String, String, i64)>::from_key(&key)?;
+/// assert_eq!((kind.as_str(), id.as_str(), day), ("phone", "4c410523", 20200501));
+///
+/// // Borrowing decode: no allocation for the strings.
+/// let (kind, _, _): (&str, &str, i64) = RowKey::from_key(&key)?;
+/// assert_eq!(kind, "phone");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait RowKey<'de>: Sized {
+    /// Clears `out`, then writes this key into it. Reusing one `Key` across calls avoids
+    /// any allocation for keys that fit inline (and any reallocation for longer ones).
+    ///
+    /// On error `out` is left empty.
+    ///
+    /// # Errors
+    ///
+    /// When a field cannot be encoded without breaking order, or the key is too long for
+    /// its type; the error names the field.
+    ///
+    /// ```
+    /// use rowkey::{Key, RowKey};
+    ///
+    /// let mut buf = Key::new();
+    /// for id in 0..3u32 {
+    ///     ("device", id).encode_into(&mut buf)?;
+    ///     assert_eq!(<(String, u32)>::from_key(&buf)?.1, id);
+    /// }
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    fn encode_into(&self, out: &mut Key) -> Result<()>;
+
+    /// Encodes this key into a new [`Key`].
+    ///
+    /// # Errors
+    ///
+    /// As [`encode_into`](Self::encode_into).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// assert_eq!(("bobby", 14242i64).to_key()?.as_bytes(), b"bobby\x00\x01\xe0\x37\xa2");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    fn to_key(&self) -> Result<Key> {
+        let mut key = Key::new();
+        self.encode_into(&mut key)?;
+        Ok(key)
+    }
+
+    /// Decodes a key. Any bytes are accepted: ones that are not a key of this type give an
+    /// error with the offset and the field.
+    ///
+    /// # Errors
+    ///
+    /// When the bytes are not a key of this type (see [`Error`](crate::Error)'s variants).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// assert_eq!(<(String, i64)>::from_key(b"bobby\x00\x01\xe0\x37\xa2")?, ("bobby".to_owned(), 14242));
+    /// assert!(<(String, i64)>::from_key(b"bobby\x00\x01\xe0\x37").is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    fn from_key(bytes: &'de [u8]) -> Result<Self>;
+}
+
+/// A [`RowKey`] that owns its data, so it decodes from bytes of any lifetime. The bound for
+/// generic code that decodes keys it does not keep.
+///
+/// ```
+/// use rowkey::RowKeyOwned;
+///
+/// fn decode_all<K: RowKeyOwned>(keys: &[rowkey::Key]) -> rowkey::Result<Vec<K>> {
+///     keys.iter().map(|k| K::from_key(k)).collect()
+/// }
+/// # use rowkey::RowKey;
+/// let keys = vec![("a", 1u8).to_key()?, ("b", 2u8).to_key()?];
+/// assert_eq!(decode_all::<(String, u8)>(&keys)?[1], ("b".to_owned(), 2));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait RowKeyOwned: for<'de> RowKey<'de> {}
+
+impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
+
+/// The key with no fields: `00 00`, as Bigtable writes `STRUCT()`.
+impl<'de> RowKey<'de> for () {
+    fn encode_into(&self, out: &mut Key) -> Result<()> {
+        out.clear();
+        OrderedWriter::new(out).finish();
+        Ok(())
+    }
+
+    fn from_key(bytes: &'de [u8]) -> Result<Self> {
+        OrderedReader::new(bytes, 0).finish()
+    }
+}
+
+macro_rules! tuple_keys {
+    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
+        impl<'de, $($name),+> RowKey<'de> for ($($name,)+)
+        where
+            $($name: EncodeField + DecodeField<'de>,)+
+        {
+            #[inline]
+            fn encode_into(&self, out: &mut Key) -> Result<()> {
+                out.clear();
+                let mut w = OrderedWriter::new(out);
+                let written: Result<()> = (|| {
+                    $(w.field(&self.$idx)?;)+
+                    Ok(())
+                })();
+                match written {
+                    Ok(()) => {
+                        w.finish();
+                        Ok(())
+                    }
+                    Err(e) => {
+                        out.clear();
+                        Err(e)
+                    }
+                }
+            }
+
+            #[inline]
+            fn from_key(bytes: &'de [u8]) -> Result<Self> {
+                let mut r = OrderedReader::new(bytes, $n);
+                let value = ($(r.field::<$name>()?,)+);
+                r.finish()?;
+                Ok(value)
+            }
+        }
+    )+};
+}
+
+tuple_keys! {
+    (1; A.0)
+    (2; A.0, B.1)
+    (3; A.0, B.1, C.2)
+    (4; A.0, B.1, C.2, D.3)
+    (5; A.0, B.1, C.2, D.3, E.4)
+    (6; A.0, B.1, C.2, D.3, E.4, F.5)
+    (7; A.0, B.1, C.2, D.3, E.4, F.5, G.6)
+    (8; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
+    (9; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
+    (10; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
+    (11; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
+    (12; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
+}

@@ -1,0 +1,89 @@
+//! Reading the vector files in `tests/data/`: shared by every vector test.
+#![allow(dead_code)] // each test binary uses its own subset
+
+/// Data rows (not `#` comments, not blank) with their tab-separated fields.
+pub fn rows(path: &str) -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let fields = line.split('\t').map(str::to_owned).collect();
+            (line.to_owned(), fields)
+        })
+        .collect()
+}
+
+pub fn hex(s: &str) -> Vec<u8> {
+    assert!(s.len().is_multiple_of(2), "odd-length hex {s:?}");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|e| panic!("hex {s:?}: {e}")))
+        .collect()
+}
+
+fn push_char(out: &mut Vec<u8>, code: u32) {
+    let c = char::from_u32(code).unwrap_or_else(|| panic!("bad code point {code:#x}"));
+    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+}
+
+/// Undoes Go `%q` / Java string-literal escaping. `\x` and octal escapes give
+/// raw bytes; `\u` escapes (with Java surrogate pairs joined) give UTF-8.
+pub fn unescape(body: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut chars = body.chars();
+    let take = |chars: &mut std::str::Chars, n: usize, radix: u32| -> u32 {
+        let digits: String = chars.by_ref().take(n).collect();
+        assert_eq!(digits.len(), n, "short escape in {body:?}");
+        u32::from_str_radix(&digits, radix).unwrap_or_else(|e| panic!("escape in {body:?}: {e}"))
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            push_char(&mut out, u32::from(c));
+            continue;
+        }
+        let e = chars
+            .next()
+            .unwrap_or_else(|| panic!("trailing \\ in {body:?}"));
+        match e {
+            '\\' | '"' | '\'' => out.push(e as u8),
+            'a' => out.push(0x07),
+            'b' => out.push(0x08),
+            'f' => out.push(0x0c),
+            'n' => out.push(b'\n'),
+            'r' => out.push(b'\r'),
+            't' => out.push(b'\t'),
+            'v' => out.push(0x0b),
+            'x' => out.push(take(&mut chars, 2, 16) as u8),
+            '0'..='7' => {
+                let rest = take(&mut chars, 2, 8);
+                out.push((e.to_digit(8).unwrap() * 64 + rest) as u8);
+            }
+            'U' => {
+                let code = take(&mut chars, 8, 16);
+                push_char(&mut out, code);
+            }
+            'u' => {
+                let mut code = take(&mut chars, 4, 16);
+                if (0xd800..0xdc00).contains(&code) {
+                    assert_eq!(chars.next(), Some('\\'), "lone surrogate in {body:?}");
+                    assert_eq!(chars.next(), Some('u'), "lone surrogate in {body:?}");
+                    let low = take(&mut chars, 4, 16);
+                    code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+                }
+                push_char(&mut out, code);
+            }
+            _ => panic!("unknown escape \\{e} in {body:?}"),
+        }
+    }
+    out
+}
+
+/// The path of a file in `tests/data/`.
+pub fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Lowercase hex, for readable failure messages.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
