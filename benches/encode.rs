@@ -1,1 +1,76 @@
-fn main() {}
+//! Encode and decode of the device key (device type, 8-hex device id, `i64` millis), the key
+//! of Bigtable's schema guide, over a fixed set of deterministic inputs.
+//!
+//! Run with `cargo bench --bench encode`; `-- --quick` for a fast look.
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use rowkey::{Key, RowKey};
+
+const KINDS: [&str; 4] = ["phone", "tablet", "watch", "laptop"];
+
+/// 1,000 device keys from a fixed linear congruential sequence: same inputs every run.
+fn devices() -> Vec<(String, String, i64)> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    (0..1000)
+        .map(|_| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let kind = KINDS[(state >> 60) as usize % KINDS.len()].to_owned();
+            let id = format!("{:08x}", (state >> 16) as u32);
+            let millis = 1_700_000_000_000 + (state >> 24) as i64 % 100_000_000_000;
+            (kind, id, millis)
+        })
+        .collect()
+}
+
+fn ordered(c: &mut Criterion) {
+    let inputs = devices();
+    let keys: Vec<Key> = inputs.iter().map(|d| d.to_key().unwrap()).collect();
+    let mut group = c.benchmark_group("device_key/ordered");
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+
+    group.bench_function("to_key", |b| {
+        b.iter(|| {
+            for d in &inputs {
+                black_box(d.to_key().unwrap());
+            }
+        });
+    });
+    group.bench_function("encode_into", |b| {
+        let mut buf = Key::new();
+        b.iter(|| {
+            for d in &inputs {
+                d.encode_into(&mut buf).unwrap();
+                black_box(&buf);
+            }
+        });
+    });
+    group.bench_function("from_key", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(<(String, String, i64)>::from_key(k).unwrap());
+            }
+        });
+    });
+    group.bench_function("from_key_borrowed", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(<(&str, &str, i64)>::from_key(k).unwrap());
+            }
+        });
+    });
+    group.bench_function("to_key_then_drop_batch", |b| {
+        b.iter_batched(|| inputs[0].clone(), |d| d.to_key().unwrap(), BatchSize::SmallInput);
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    // Small samples keep a full run near a minute on a 2-core machine.
+    config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = ordered
+}
+criterion_main!(benches);

@@ -75,11 +75,7 @@ impl Location {
 
     /// Fills in what is not known yet, keeping what is.
     pub(crate) fn fill(self, field: usize, name: Option<&'static str>, offset: usize) -> Location {
-        Location {
-            field: self.field.or(Some(field)),
-            name: self.name.or(name),
-            offset: self.offset.or(Some(offset)),
-        }
+        Location { field: self.field.or(Some(field)), name: self.name.or(name), offset: self.offset.or(Some(offset)) }
     }
 }
 

@@ -206,9 +206,7 @@ impl Key {
                         i += 2;
                     }
                     Some(b'x') => {
-                        let hex = bytes.get(i + 2..i + 4).and_then(|h| {
-                            Some(hex_value(h[0])? << 4 | hex_value(h[1])?)
-                        });
+                        let hex = bytes.get(i + 2..i + 4).and_then(|h| Some(hex_value(h[0])? << 4 | hex_value(h[1])?));
                         let Some(byte) = hex else {
                             return Err(readable_error(i, "`\\x` must be followed by two hex digits"));
                         };
@@ -216,7 +214,10 @@ impl Key {
                         i += 4;
                     }
                     _ => {
-                        return Err(readable_error(i, "a backslash starts `\\xNN` or `\\\\`; write a literal backslash as `\\\\`"));
+                        return Err(readable_error(
+                            i,
+                            "a backslash starts `\\xNN` or `\\\\`; write a literal backslash as `\\\\`",
+                        ));
                     }
                 }
             } else if is_plain(b) {

@@ -2,15 +2,12 @@
 //! (copied whole into tests/data/).
 
 use rowkey::salt::compat::{
-    java_bytes_hash, java_hash_bucket, java_string_hash, modulo_bucket, opentsdb_base_time,
-    opentsdb_row_key, opentsdb_salt_bucket, opentsdb_salt_bytes, phoenix_salt_byte,
+    java_bytes_hash, java_hash_bucket, java_string_hash, modulo_bucket, opentsdb_base_time, opentsdb_row_key,
+    opentsdb_salt_bucket, opentsdb_salt_bytes, phoenix_salt_byte,
 };
 use rowkey::salt::farmhash::{farm_fingerprint, fingerprint64, spanner_shard};
 
-const FARMHASH_TSV: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/farmhash_fingerprint64.tsv"
-);
+const FARMHASH_TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/farmhash_fingerprint64.tsv");
 const SALTING_TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/salting.tsv");
 
 mod common;
@@ -61,23 +58,11 @@ fn farmhash_fingerprint64_vectors() {
             }
             kind => panic!("unknown row kind {kind:?}: {row}"),
         };
-        assert_eq!(
-            fingerprint64(&input),
-            num::<u64>(&f[2]),
-            "fingerprint64: {row}"
-        );
-        assert_eq!(
-            farm_fingerprint(&input),
-            num::<i64>(&f[3]),
-            "FARM_FINGERPRINT: {row}"
-        );
+        assert_eq!(fingerprint64(&input), num::<u64>(&f[2]), "fingerprint64: {row}");
+        assert_eq!(farm_fingerprint(&input), num::<i64>(&f[3]), "FARM_FINGERPRINT: {row}");
         let shard = spanner_shard(&input, 16);
         assert_eq!(shard, Some(num::<i64>(&f[4])), "MOD(.., 16): {row}");
-        assert_eq!(
-            shard.map(i64::abs),
-            Some(num::<i64>(&f[5])),
-            "ABS(MOD(.., 16)): {row}"
-        );
+        assert_eq!(shard.map(i64::abs), Some(num::<i64>(&f[5])), "ABS(MOD(.., 16)): {row}");
         checked += 1;
     }
     assert_eq!(checked, rows.len());
@@ -98,11 +83,7 @@ fn salting_vectors() {
                 let buckets: u16 = num(field(params, "SALT_BUCKETS"));
                 assert_eq!(java_bytes_hash(&key), num::<i32>(hash), "hash: {row}");
                 let salt = phoenix_salt_byte(&key, buckets);
-                assert_eq!(
-                    salt,
-                    Some(hex(field(result, "salt_byte"))[0]),
-                    "salt: {row}"
-                );
+                assert_eq!(salt, Some(hex(field(result, "salt_byte"))[0]), "salt: {row}");
                 // Old and current Phoenix formulas differ only for i32::MIN.
                 if let Some((_, old)) = result.split_once("): ") {
                     let old = hex(old.trim_end_matches(')'));
@@ -129,8 +110,7 @@ fn salting_vectors() {
                 }
             }
             "java_string_hashcode" => {
-                let s = String::from_utf8(input_bytes(input))
-                    .unwrap_or_else(|e| panic!("not UTF-8 ({e}): {row}"));
+                let s = String::from_utf8(input_bytes(input)).unwrap_or_else(|e| panic!("not UTF-8 ({e}): {row}"));
                 let buckets: u32 = num(field(params, "N"));
                 let h = java_string_hash(&s);
                 assert_eq!(h, num::<i32>(hash), "String.hashCode: {row}");
@@ -139,17 +119,12 @@ fn salting_vectors() {
             }
             "time_mod_bucket" => {
                 let buckets: u32 = num(field(params, "N"));
-                let bucket = modulo_bucket(num(input), buckets)
-                    .unwrap_or_else(|| panic!("no bucket: {row}"));
+                let bucket = modulo_bucket(num(input), buckets).unwrap_or_else(|| panic!("no bucket: {row}"));
                 assert_eq!(bucket, num::<u32>(field(result, "bucket")), "bucket: {row}");
                 let (_, padded) = result.split_once("digits: ").expect("padded form");
                 let padded = padded.trim_end_matches(')');
                 assert_eq!(padded.len(), decimal_width(buckets), "pad width: {row}");
-                assert_eq!(
-                    format!("{bucket:0w$}", w = padded.len()),
-                    padded,
-                    "padded: {row}"
-                );
+                assert_eq!(format!("{bucket:0w$}", w = padded.len()), padded, "padded: {row}");
             }
             "md5_hex_prefix" => {
                 // The crate has no MD5 (std lacks one); only the row's own

@@ -92,9 +92,9 @@ impl<'de> DecodeField<'de> for Cow<'de, str> {
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         match bytes.as_borrowed() {
             Some(b) => std::str::from_utf8(b).map(Cow::Borrowed).map_err(|e| utf8_error("Cow<str>", &e)),
-            None => String::from_utf8(bytes.into_vec())
-                .map(Cow::Owned)
-                .map_err(|e| utf8_error("Cow<str>", &e.utf8_error())),
+            None => {
+                String::from_utf8(bytes.into_vec()).map(Cow::Owned).map_err(|e| utf8_error("Cow<str>", &e.utf8_error()))
+            }
         }
     }
 }

@@ -93,10 +93,7 @@ pub(crate) fn decode_u64(bytes: &[u8]) -> Result<u64> {
         return Err(Error::invalid("u64", "the field is empty"));
     };
     if n > 8 || digits.len() != usize::from(n) {
-        return Err(Error::invalid(
-            "u64",
-            format!("its length byte says {n} bytes but {} follow", digits.len()),
-        ));
+        return Err(Error::invalid("u64", format!("its length byte says {n} bytes but {} follow", digits.len())));
     }
     if digits.first() == Some(&0) {
         return Err(Error::NonCanonical { at: Location::default(), detail: "the u64 has a leading zero byte" });

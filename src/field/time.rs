@@ -27,7 +27,9 @@ pub(crate) fn to_micros(time: SystemTime) -> Result<i64> {
 pub(crate) fn from_micros(micros: i64) -> Result<SystemTime> {
     let offset = Duration::from_micros(micros.unsigned_abs());
     let time = if micros >= 0 { UNIX_EPOCH.checked_add(offset) } else { UNIX_EPOCH.checked_sub(offset) };
-    time.ok_or_else(|| Error::invalid("SystemTime", format!("{micros} µs from the epoch is outside this platform's SystemTime")))
+    time.ok_or_else(|| {
+        Error::invalid("SystemTime", format!("{micros} µs from the epoch is outside this platform's SystemTime"))
+    })
 }
 
 /// Encodes whole microseconds since 1970-01-01 UTC as an orderedcode int64, the bytes of

@@ -271,7 +271,10 @@ impl<'de> OrderedReader<'de> {
     fn read<T: DecodeField<'de> + EncodeField>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next_field;
         if index >= self.fields {
-            return Err(Error::argument("field", format!("the reader was made for {} fields; read no more", self.fields)));
+            return Err(Error::argument(
+                "field",
+                format!("the reader was made for {} fields; read no more", self.fields),
+            ));
         }
         self.next_field += 1;
         let start = self.pos;
@@ -418,8 +421,5 @@ impl<'de> OrderedReader<'de> {
 }
 
 fn empty_key() -> Error {
-    Error::Truncated {
-        at: Location::at(0),
-        detail: "an ordered key is never empty (a key of empty fields is 00 00)",
-    }
+    Error::Truncated { at: Location::at(0), detail: "an ordered key is never empty (a key of empty fields is 00 00)" }
 }

@@ -29,9 +29,7 @@ pub fn java_bytes_hash(bytes: &[u8]) -> i32 {
 /// Extends an `Arrays.hashCode` sum, so a hash over concatenated slices needs
 /// no concatenated copy.
 fn continue_bytes_hash(hash: i32, bytes: &[u8]) -> i32 {
-    bytes.iter().fold(hash, |h, &b| {
-        h.wrapping_mul(31).wrapping_add(i32::from(b.cast_signed()))
-    })
+    bytes.iter().fold(hash, |h, &b| h.wrapping_mul(31).wrapping_add(i32::from(b.cast_signed())))
 }
 
 /// Java `String.hashCode()`: `h = 31 * h + c` over the UTF-16 code units of
@@ -48,9 +46,7 @@ fn continue_bytes_hash(hash: i32, bytes: &[u8]) -> i32 {
 /// assert_eq!(java_string_hash("com.google.maps"), -2012160961);
 /// ```
 pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0, |h: i32, unit| {
-        h.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
+    s.encode_utf16().fold(0, |h: i32, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
 /// Java `Math.abs(hash % buckets)`: the bucket idiom of hand-salted HBase
@@ -149,10 +145,7 @@ pub fn opentsdb_salt_bucket(metric_uid: &[u8], tags: &[u8], buckets: u32) -> Opt
 /// ```
 pub fn opentsdb_salt_bytes(bucket: u32, width: u8) -> Vec<u8> {
     let le = bucket.to_le_bytes();
-    (0..usize::from(width))
-        .rev()
-        .map(|from_low_end| le[from_low_end % 4])
-        .collect()
+    (0..usize::from(width)).rev().map(|from_low_end| le[from_low_end % 4]).collect()
 }
 
 /// The base time OpenTSDB stores in a row key for a data point at
@@ -171,11 +164,7 @@ pub fn opentsdb_salt_bytes(bucket: u32, width: u8) -> Vec<u8> {
 pub fn opentsdb_base_time(timestamp: u64) -> Option<u32> {
     const SECOND_MASK: u64 = 0xffff_ffff_0000_0000;
     const MAX_TIMESPAN: u64 = 3600;
-    let secs = if timestamp & SECOND_MASK != 0 {
-        timestamp / 1000
-    } else {
-        timestamp
-    };
+    let secs = if timestamp & SECOND_MASK != 0 { timestamp / 1000 } else { timestamp };
     u32::try_from(secs - secs % MAX_TIMESPAN).ok()
 }
 

@@ -148,12 +148,8 @@ fn hash_17_to_32(s: &[u8]) -> u64 {
     let c = le64(s, len - 8).wrapping_mul(mul);
     let d = le64(s, len - 16).wrapping_mul(K2);
     mix_pair(
-        a.wrapping_add(b)
-            .rotate_right(43)
-            .wrapping_add(c.rotate_right(30))
-            .wrapping_add(d),
-        a.wrapping_add(b.wrapping_add(K2).rotate_right(18))
-            .wrapping_add(c),
+        a.wrapping_add(b).rotate_right(43).wrapping_add(c.rotate_right(30)).wrapping_add(d),
+        a.wrapping_add(b.wrapping_add(K2).rotate_right(18)).wrapping_add(c),
         mul,
     )
 }
@@ -168,28 +164,15 @@ fn hash_33_to_64(s: &[u8]) -> u64 {
     let b = le64(s, 8);
     let c = le64(s, len - 8).wrapping_mul(mul);
     let d = le64(s, len - 16).wrapping_mul(K2);
-    let y = a
-        .wrapping_add(b)
-        .rotate_right(43)
-        .wrapping_add(c.rotate_right(30))
-        .wrapping_add(d);
-    let z = mix_pair(
-        y,
-        a.wrapping_add(b.wrapping_add(K2).rotate_right(18))
-            .wrapping_add(c),
-        mul,
-    );
+    let y = a.wrapping_add(b).rotate_right(43).wrapping_add(c.rotate_right(30)).wrapping_add(d);
+    let z = mix_pair(y, a.wrapping_add(b.wrapping_add(K2).rotate_right(18)).wrapping_add(c), mul);
     let e = le64(s, 16).wrapping_mul(mul);
     let f = le64(s, 24);
     let g = y.wrapping_add(le64(s, len - 32)).wrapping_mul(mul);
     let h = z.wrapping_add(le64(s, len - 24)).wrapping_mul(mul);
     mix_pair(
-        e.wrapping_add(f)
-            .rotate_right(43)
-            .wrapping_add(g.rotate_right(30))
-            .wrapping_add(h),
-        e.wrapping_add(f.wrapping_add(a).rotate_right(18))
-            .wrapping_add(g),
+        e.wrapping_add(f).rotate_right(43).wrapping_add(g.rotate_right(30)).wrapping_add(h),
+        e.wrapping_add(f.wrapping_add(a).rotate_right(18)).wrapping_add(g),
         mul,
     )
 }
@@ -198,12 +181,7 @@ fn hash_33_to_64(s: &[u8]) -> u64 {
 /// loop relies on the surrounding state to finish the mixing.
 #[inline(always)]
 fn weak_32(block: &[u8], at: usize, seed_a: u64, seed_b: u64) -> (u64, u64) {
-    let (w, x, y, z) = (
-        le64(block, at),
-        le64(block, at + 8),
-        le64(block, at + 16),
-        le64(block, at + 24),
-    );
+    let (w, x, y, z) = (le64(block, at), le64(block, at + 8), le64(block, at + 16), le64(block, at + 24));
     let mut a = seed_a.wrapping_add(w);
     let mut b = seed_b.wrapping_add(a).wrapping_add(z).rotate_right(21);
     let c = a;
@@ -235,34 +213,12 @@ impl LongState {
             .wrapping_add(le64(s, 8))
             .rotate_right(37)
             .wrapping_mul(mul);
-        self.y = self
-            .y
-            .wrapping_add(self.v.1)
-            .wrapping_add(le64(s, 48))
-            .rotate_right(42)
-            .wrapping_mul(mul);
+        self.y = self.y.wrapping_add(self.v.1).wrapping_add(le64(s, 48)).rotate_right(42).wrapping_mul(mul);
         self.x ^= self.w.1.wrapping_mul(weight);
-        self.y = self
-            .y
-            .wrapping_add(self.v.0.wrapping_mul(weight))
-            .wrapping_add(le64(s, 40));
-        self.z = self
-            .z
-            .wrapping_add(self.w.0)
-            .rotate_right(33)
-            .wrapping_mul(mul);
-        self.v = weak_32(
-            s,
-            0,
-            self.v.1.wrapping_mul(mul),
-            self.x.wrapping_add(self.w.0),
-        );
-        self.w = weak_32(
-            s,
-            32,
-            self.z.wrapping_add(self.w.1),
-            self.y.wrapping_add(le64(s, 16)),
-        );
+        self.y = self.y.wrapping_add(self.v.0.wrapping_mul(weight)).wrapping_add(le64(s, 40));
+        self.z = self.z.wrapping_add(self.w.0).rotate_right(33).wrapping_mul(mul);
+        self.v = weak_32(s, 0, self.v.1.wrapping_mul(mul), self.x.wrapping_add(self.w.0));
+        self.w = weak_32(s, 32, self.z.wrapping_add(self.w.1), self.y.wrapping_add(le64(s, 16)));
         std::mem::swap(&mut self.z, &mut self.x);
     }
 }
@@ -300,9 +256,7 @@ fn hash_long(s: &[u8]) -> u64 {
     st.absorb(as_block(&s[len - 64..]), mul, 9);
 
     mix_pair(
-        mix_pair(st.v.0, st.w.0, mul)
-            .wrapping_add(shift_mix(st.y).wrapping_mul(K0))
-            .wrapping_add(st.z),
+        mix_pair(st.v.0, st.w.0, mul).wrapping_add(shift_mix(st.y).wrapping_mul(K0)).wrapping_add(st.z),
         mix_pair(st.v.1, st.w.1, mul).wrapping_add(st.x),
         mul,
     )

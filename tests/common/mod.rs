@@ -41,9 +41,7 @@ pub fn unescape(body: &str) -> Vec<u8> {
             push_char(&mut out, u32::from(c));
             continue;
         }
-        let e = chars
-            .next()
-            .unwrap_or_else(|| panic!("trailing \\ in {body:?}"));
+        let e = chars.next().unwrap_or_else(|| panic!("trailing \\ in {body:?}"));
         match e {
             '\\' | '"' | '\'' => out.push(e as u8),
             'a' => out.push(0x07),

@@ -1,0 +1,287 @@
+//! Order and round trip of the ordered format, for every field type and for mixed tuples,
+//! ascending and descending, over values weighted to the edges.
+
+use std::cmp::Ordering;
+use std::fmt::Debug;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use proptest::prelude::*;
+use rowkey::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use rowkey::{BigEndian, Desc, RowKey, RowKeyOwned};
+
+/// Bytes that stress the escaping: NUL, the separator's second byte, and the top bytes.
+fn edgy_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let byte = prop_oneof![Just(0x00u8), Just(0x01), Just(0xfe), Just(0xff), any::<u8>()];
+    prop::collection::vec(byte, 0..8)
+}
+
+fn edgy_string() -> impl Strategy<Value = String> {
+    let ch =
+        prop_oneof![Just('\0'), Just('\u{1}'), Just('a'), Just('b'), Just('\u{ff}'), Just('\u{10ffff}'), any::<char>()];
+    prop::collection::vec(ch, 0..6).prop_map(|chars| chars.into_iter().collect())
+}
+
+/// Two values where one is often a prefix of the other.
+fn prefix_pair<T: Clone + Debug, S: Strategy<Value = T>>(
+    base: fn() -> S,
+    join: fn(&T, &T) -> T,
+) -> impl Strategy<Value = (T, T)> {
+    (base(), base(), any::<bool>())
+        .prop_map(move |(a, b, extend)| if extend { (a.clone(), join(&a, &b)) } else { (a, b) })
+}
+
+fn edgy_i64() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        Just(i64::MIN),
+        Just(i64::MAX),
+        Just(0),
+        Just(-1),
+        -130i64..130,
+        // Around each length class boundary: ±2^(7n-1).
+        (1u32..10, -2i64..2, any::<bool>()).prop_map(|(n, d, neg)| {
+            let edge = 1i64.checked_shl(7 * n - 1).unwrap_or(i64::MAX).saturating_add(d);
+            if neg { -edge } else { edge }
+        }),
+        any::<i64>()
+    ]
+}
+
+fn edgy_u64() -> impl Strategy<Value = u64> {
+    prop_oneof![Just(0u64), Just(u64::MAX), Just(255), Just(256), (0u32..64).prop_map(|s| 1u64 << s), any::<u64>()]
+}
+
+fn edgy_f64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(-0.0),
+        Just(0.0),
+        Just(f64::NAN),
+        Just(-f64::NAN),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        Just(f64::MIN_POSITIVE),
+        Just(-5e-324),
+        Just(f64::MAX),
+        any::<f64>(),
+        any::<u64>().prop_map(f64::from_bits)
+    ]
+}
+
+fn edgy_time() -> impl Strategy<Value = SystemTime> {
+    // Whole microseconds: finer parts are dropped by design (see the SystemTime field docs).
+    prop_oneof![Just(0i64), Just(-1), Just(1), -10_000_000_000_000_000i64..10_000_000_000_000_000].prop_map(|us| {
+        if us >= 0 {
+            UNIX_EPOCH + Duration::from_micros(us.unsigned_abs())
+        } else {
+            UNIX_EPOCH - Duration::from_micros(us.unsigned_abs())
+        }
+    })
+}
+
+/// A float whose `Ord` is the key order: `total_cmp` with the two zeros equal.
+#[derive(Clone, Copy, Debug)]
+struct Float(f64);
+
+impl Ord for Float {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if self.0 == 0.0 && other.0 == 0.0 { Ordering::Equal } else { self.0.total_cmp(&other.0) }
+    }
+}
+impl PartialOrd for Float {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for Float {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Float {}
+impl EncodeField for Float {
+    fn encode_field<S: Sink>(&self, out: &mut S) -> rowkey::Result<()> {
+        self.0.encode_field(out)
+    }
+}
+impl<'de> DecodeField<'de> for Float {
+    fn decode_field(bytes: FieldBytes<'de>) -> rowkey::Result<Self> {
+        f64::decode_field(bytes).map(Float)
+    }
+}
+
+/// Byte order equals value order, and both keys decode back to their values.
+fn check<T: RowKeyOwned + Ord + Debug>(a: &T, b: &T) -> Result<(), TestCaseError> {
+    let (ka, kb) = (a.to_key().unwrap(), b.to_key().unwrap());
+    prop_assert_eq!(ka.cmp(&kb), a.cmp(b), "values {:?} / {:?}\nkeys {} / {}", a, b, ka, kb);
+    prop_assert_eq!(&T::from_key(&ka).unwrap(), a, "key {}", ka);
+    prop_assert_eq!(&T::from_key(&kb).unwrap(), b, "key {}", kb);
+    Ok(())
+}
+
+fn join_string(a: &String, b: &String) -> String {
+    format!("{a}{b}")
+}
+
+fn join_bytes(a: &Vec<u8>, b: &Vec<u8>) -> Vec<u8> {
+    [a.as_slice(), b.as_slice()].concat()
+}
+
+proptest! {
+    #[test]
+    fn strings((a, b) in prefix_pair(edgy_string, join_string)) {
+        check(&(a.clone(),), &(b.clone(),))?;
+        check(&(Desc(a.clone()),), &(Desc(b.clone()),))?;
+        check(&(a.clone(), 7u8), &(b.clone(), 3u8))?;
+        check(&(Desc(a), 7u8), &(Desc(b), 3u8))?;
+    }
+
+    #[test]
+    fn byte_strings((a, b) in prefix_pair(edgy_bytes, join_bytes)) {
+        check(&(a.clone(),), &(b.clone(),))?;
+        check(&(Desc(a.clone()),), &(Desc(b.clone()),))?;
+        check(&(a.clone(), a.clone()), &(b.clone(), a.clone()))?;
+        check(&(Desc(a.clone()), b.clone()), &(Desc(b), a))?;
+    }
+
+    #[test]
+    fn fixed_arrays(a in any::<[u8; 3]>(), b in any::<[u8; 3]>()) {
+        check(&(a, 1i8), &(b, 0i8))?;
+        check(&(Desc(a),), &(Desc(b),))?;
+    }
+
+    #[test]
+    fn chars(a in any::<char>(), b in any::<char>()) {
+        check(&(a, 'x'), &(b, 'y'))?;
+        check(&(Desc(a),), &(Desc(b),))?;
+    }
+
+    #[test]
+    fn signed(a in edgy_i64(), b in edgy_i64()) {
+        check(&(a,), &(b,))?;
+        check(&(Desc(a),), &(Desc(b),))?;
+        check(&(a, "t".to_owned()), &(b, "s".to_owned()))?;
+        if let (Ok(a), Ok(b)) = (i32::try_from(a), i32::try_from(b)) {
+            check(&(a, Desc(a)), &(b, Desc(b)))?;
+        }
+        if let (Ok(a), Ok(b)) = (i8::try_from(a), i8::try_from(b)) {
+            check(&(a,), &(b,))?;
+        }
+        if let (Ok(a), Ok(b)) = (u32::try_from(a), u32::try_from(b)) {
+            check(&(a,), &(b,))?;
+        }
+        if a >= 0 && b >= 0 {
+            check(&(BigEndian(a), 0u8), &(BigEndian(b), 0u8))?;
+            check(&(Desc(BigEndian(a)),), &(Desc(BigEndian(b)),))?;
+        }
+    }
+
+    #[test]
+    fn narrow_types(a in any::<(i8, i16, u8, u16, isize, bool)>(), b in any::<(i8, i16, u8, u16, isize, bool)>()) {
+        check(&a, &b)?;
+    }
+
+    #[test]
+    fn unsigned(a in edgy_u64(), b in edgy_u64()) {
+        check(&(a,), &(b,))?;
+        check(&(Desc(a), a), &(Desc(b), b))?;
+        check(&(usize::try_from(a).unwrap(),), &(usize::try_from(b).unwrap(),))?;
+        check(&(BigEndian(a >> 1),), &(BigEndian(b >> 1),))?;
+    }
+
+    #[test]
+    fn floats(a in edgy_f64(), b in edgy_f64()) {
+        check(&(Float(a),), &(Float(b),))?;
+        check(&(Desc(Float(a)), 'x'), &(Desc(Float(b)), 'x'))?;
+        // NaN payloads and signs survive the round trip bit for bit.
+        if a != 0.0 {
+            prop_assert_eq!(<(f64,)>::from_key(&(a,).to_key().unwrap()).unwrap().0.to_bits(), a.to_bits());
+        }
+    }
+
+    #[test]
+    fn f32_widens_to_the_same_key(x in any::<u32>().prop_map(f32::from_bits), y in any::<u32>().prop_map(f32::from_bits)) {
+        let (kx, ky) = ((x,).to_key().unwrap(), (y,).to_key().unwrap());
+        prop_assert_eq!(kx.cmp(&ky), Float(f64::from(x)).cmp(&Float(f64::from(y))));
+        if x != 0.0 {
+            prop_assert_eq!(<(f32,)>::from_key(&kx).unwrap().0.to_bits(), x.to_bits());
+            if !x.is_nan() {
+                prop_assert_eq!(kx, (f64::from(x),).to_key().unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn times(a in edgy_time(), b in edgy_time()) {
+        check(&(a, 1u8), &(b, 0u8))?;
+        check(&(Desc(a),), &(Desc(b),))?;
+    }
+
+    #[test]
+    fn options(a in prop::option::of(edgy_bytes()), b in prop::option::of(edgy_bytes()), n in prop::option::of(edgy_u64())) {
+        check(&(a.clone(), n), &(b.clone(), n))?;
+        check(&(Desc(a.clone()), 'z'), &(Desc(b.clone()), 'z'))?;
+        check(&(a.clone(), b.clone()), &(b, a))?;
+        check(&(Some(n),), &(Some(None::<u64>),))?;
+    }
+
+    #[test]
+    fn mixed_tuples(
+        a in (edgy_string(), edgy_i64(), prop::option::of(edgy_bytes()), edgy_u64(), edgy_string(), any::<bool>()),
+        b in (edgy_string(), edgy_i64(), prop::option::of(edgy_bytes()), edgy_u64(), edgy_string(), any::<bool>()),
+    ) {
+        check(&a, &b)?;
+        let desc = |t: &(String, i64, Option<Vec<u8>>, u64, String, bool)| {
+            (t.0.clone(), Desc(t.1), t.2.clone(), Desc(t.3), Desc(t.4.clone()), t.5)
+        };
+        check(&desc(&a), &desc(&b))?;
+        // Fields that tie: only the later ones decide.
+        let tie = (a.0.clone(), a.1, b.2.clone(), b.3, b.4.clone(), b.5);
+        check(&a, &tie)?;
+        check(&desc(&a), &desc(&tie))?;
+    }
+
+    #[test]
+    fn twelve_fields(a in any::<[u8; 12]>(), b in any::<[u8; 12]>()) {
+        let wide = |x: [u8; 12]| (x[0], Desc(x[1]), x[2].is_multiple_of(2), vec![x[3]], Desc(vec![x[4]; usize::from(x[4] % 3)]),
+            u64::from(x[5]), Desc(i64::from(x[6]) - 128), x[7] as char, Some(x[8]), Desc(None::<u8>), [x[9], x[10]], i16::from(x[11]));
+        check(&wide(a), &wide(b))?;
+    }
+}
+
+/// Decoding arbitrary bytes never panics, and whatever decodes re-encodes to the same bytes:
+/// one value, one key.
+fn decode_is_total<T: RowKeyOwned + Debug>(bytes: &[u8]) -> Result<(), TestCaseError> {
+    if let Ok(value) = T::from_key(bytes) {
+        let again = value.to_key().unwrap();
+        prop_assert_eq!(again.as_bytes(), bytes, "{:?} decoded from {:?}", value, rowkey::Key::from(bytes));
+    }
+    Ok(())
+}
+
+fn framing_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let byte = prop_oneof![4 => Just(0x00u8), 3 => Just(0x01), 3 => Just(0xff), 2 => Just(0xfe), 1 => Just(0x80), 2 => any::<u8>()];
+    prop::collection::vec(byte, 0..14)
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in framing_bytes()) {
+        decode_is_total::<()>(&bytes)?;
+        decode_is_total::<(String,)>(&bytes)?;
+        decode_is_total::<(Vec<u8>, Vec<u8>)>(&bytes)?;
+        decode_is_total::<(Vec<u8>, Vec<u8>, Vec<u8>)>(&bytes)?;
+        decode_is_total::<(String, i64)>(&bytes)?;
+        decode_is_total::<(Desc<Vec<u8>>, Option<Vec<u8>>)>(&bytes)?;
+        decode_is_total::<(Option<Vec<u8>>, Desc<Vec<u8>>, u64)>(&bytes)?;
+        decode_is_total::<(u64, Desc<i64>, bool, char)>(&bytes)?;
+        decode_is_total::<(f64, [u8; 2], Desc<Option<u64>>)>(&bytes)?;
+        decode_is_total::<(i8, BigEndian<u32>)>(&bytes)?;
+        decode_is_total::<(Desc<String>, Desc<String>)>(&bytes)?;
+        decode_is_total::<(SystemTime, f32)>(&bytes)?;
+    }
+
+    #[test]
+    fn arbitrary_bytes_into_borrowing_types(bytes in framing_bytes()) {
+        let _ = <(&str, &[u8])>::from_key(&bytes);
+        let _ = <(std::borrow::Cow<str>, Desc<&[u8]>)>::from_key(&bytes);
+    }
+}
