@@ -47,6 +47,7 @@ pub mod format;
 pub mod key;
 mod row_key;
 pub mod salt;
+pub mod transform;
 
 pub use error::{Error, Location, Result};
 pub use field::{BigEndian, Desc};
