@@ -114,6 +114,7 @@ pub struct OrderedWriter<'a> {
 
 impl<'a> OrderedWriter<'a> {
     /// A writer that appends to `out` (which may already hold a prefix).
+    #[inline]
     pub fn new(out: &'a mut Key) -> Self {
         let start = out.len();
         OrderedWriter { out, start, next_field: 0, held_empty: 0, needs_separator: false }
@@ -155,7 +156,9 @@ impl<'a> OrderedWriter<'a> {
         let mark = self.out.len();
         let located = |e: Error| e.in_field(index, name, mark);
         if T::DESCENDING {
-            self.flush_held();
+            if self.held_empty > 0 {
+                self.flush_held();
+            }
             if self.needs_separator {
                 self.out.extend_from_slice(&SEPARATOR);
             }
@@ -168,7 +171,9 @@ impl<'a> OrderedWriter<'a> {
             self.needs_separator = false;
         } else {
             let (held, needs_separator) = (self.held_empty, self.needs_separator);
-            self.flush_held();
+            if held > 0 {
+                self.flush_held();
+            }
             if self.needs_separator {
                 self.out.extend_from_slice(&SEPARATOR);
             }
@@ -187,6 +192,7 @@ impl<'a> OrderedWriter<'a> {
     }
 
     /// Writes the held-back empty fields, now that a field follows them.
+    #[cold]
     fn flush_held(&mut self) {
         for _ in 0..self.held_empty {
             if self.needs_separator {
@@ -199,6 +205,7 @@ impl<'a> OrderedWriter<'a> {
     }
 
     /// Completes the key: a key whose fields were all dropped becomes `00 00`.
+    #[inline]
     pub fn finish(self) {
         if self.out.len() == self.start {
             self.out.extend_from_slice(&EMPTY_FIELD);
