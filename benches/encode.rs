@@ -6,6 +6,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rowkey::field::{Hex, Padded};
+use rowkey::format::Delimited;
 use rowkey::{Key, RowKey};
 
 const KINDS: [&str; 4] = ["phone", "tablet", "watch", "laptop"];
@@ -103,11 +105,55 @@ fn ordered(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same key as readable text: `phone#4c410523#1588291200000`-style, with the id as hex
+/// and the millis at a fixed 13 digits.
+fn delimited(c: &mut Criterion) {
+    let hash = Delimited::default();
+    let inputs: Vec<(String, Hex<u32>, Padded<i64, 13>)> = devices()
+        .into_iter()
+        .map(|(kind, id, millis)| (kind, Hex(u32::from_str_radix(&id, 16).unwrap()), Padded(millis)))
+        .collect();
+    let keys: Vec<Key> = inputs.iter().map(|d| hash.to_key(d).unwrap()).collect();
+    let mut group = c.benchmark_group("device_key/delimited");
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+    group.bench_function("to_key", |b| {
+        b.iter(|| {
+            for d in &inputs {
+                black_box(hash.to_key(d).unwrap());
+            }
+        });
+    });
+    group.bench_function("encode_into", |b| {
+        let mut buf = Key::new();
+        b.iter(|| {
+            for d in &inputs {
+                hash.encode_into(d, &mut buf).unwrap();
+                black_box(&buf);
+            }
+        });
+    });
+    group.bench_function("from_key", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(hash.from_key::<(String, Hex<u32>, Padded<i64, 13>)>(k).unwrap());
+            }
+        });
+    });
+    group.bench_function("from_key_borrowed", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(hash.from_key::<(&str, Hex<u32>, Padded<i64, 13>)>(k).unwrap());
+            }
+        });
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // Small samples keep a full run near a minute on a 2-core machine.
     config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = ordered
+    targets = ordered, delimited
 }
 criterion_main!(benches);

@@ -201,6 +201,23 @@ pub enum Error {
         max: usize,
     },
 
+    /// A delimited key's field holds a byte at or below the delimiter's first byte. Written,
+    /// it would sort the key out of place (a `#` in a tenant name puts that tenant's keys
+    /// inside another tenant's range) or split it wrongly when read.
+    #[error(
+        "{at}: byte {byte:#04x} is not above the delimiter's first byte {delimiter:#04x}, so the key would not \
+         sort by its values; keep such bytes out of the value, choose a lower delimiter, or use the ordered \
+         format, which takes any bytes"
+    )]
+    Delimiter {
+        /// The field and the byte's offset in the key.
+        at: Location,
+        /// The offending byte.
+        byte: u8,
+        /// The delimiter's first byte.
+        delimiter: u8,
+    },
+
     /// An argument is outside what the function accepts: a malformed domain name or URL, a
     /// bucket count out of range, a delimiter that cannot keep keys sorted.
     #[error("invalid {what}: {detail}")]
@@ -235,6 +252,7 @@ impl Error {
         match self {
             Error::Truncated { at, .. }
             | Error::BadEscape { at, .. }
+            | Error::Delimiter { at, .. }
             | Error::Malformed { at, .. }
             | Error::NonCanonical { at, .. }
             | Error::InvalidField { at, .. }
@@ -252,6 +270,7 @@ impl Error {
         match &mut self {
             Error::Truncated { at, .. }
             | Error::BadEscape { at, .. }
+            | Error::Delimiter { at, .. }
             | Error::Malformed { at, .. }
             | Error::NonCanonical { at, .. }
             | Error::InvalidField { at, .. }

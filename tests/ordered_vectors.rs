@@ -6,62 +6,10 @@ mod common;
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use common::{data, hex, rows, to_hex, unescape};
+use common::{Value, data, hex, parse_struct, rows, to_hex};
 use rowkey::field::{DecodeField, EncodeField, FieldBytes};
 use rowkey::format::{OrderedReader, OrderedWriter};
 use rowkey::{BigEndian, Desc, Key, RowKey};
-
-/// One field of a vector row, typed as the row's Bigtable type says.
-#[derive(Clone, Debug, PartialEq)]
-enum Value {
-    String(String),
-    Bytes(Vec<u8>),
-    Int64(i64),
-    BigEndian(i64),
-    TimestampMicros(i64),
-    NullableBytes(Option<Vec<u8>>),
-}
-
-/// Parses `STRUCT(STRING("A"), INT64_OC(1) DESC, BYTES_EN(NULL))`.
-fn parse_struct(input: &str) -> Vec<(Value, bool)> {
-    let body = input.strip_prefix("STRUCT(").and_then(|s| s.strip_suffix(')')).expect(input);
-    let mut fields = Vec::new();
-    let mut rest = body;
-    while !rest.is_empty() {
-        let open = rest.find('(').expect(input);
-        let kind = &rest[..open];
-        rest = &rest[open + 1..];
-        let (arg, after) = if let Some(quoted) = rest.strip_prefix('"') {
-            let mut end = 0;
-            let bytes = quoted.as_bytes();
-            while bytes[end] != b'"' {
-                end += if bytes[end] == b'\\' { 2 } else { 1 };
-            }
-            (Some(unescape(&quoted[..end])), quoted[end + 1..].strip_prefix(')').expect(input))
-        } else {
-            let close = rest.find(')').expect(input);
-            let arg = &rest[..close];
-            (if arg == "NULL" { None } else { Some(arg.as_bytes().to_vec()) }, &rest[close + 1..])
-        };
-        let (desc, after) = match after.strip_prefix(" DESC") {
-            Some(a) => (true, a),
-            None => (false, after),
-        };
-        rest = after.strip_prefix(", ").unwrap_or(after);
-        let number = || String::from_utf8(arg.clone().unwrap()).unwrap().parse::<i64>().expect(input);
-        let value = match kind {
-            "STRING" => Value::String(String::from_utf8(arg.clone().unwrap()).expect(input)),
-            "BYTES" => Value::Bytes(arg.clone().unwrap()),
-            "INT64_OC" => Value::Int64(number()),
-            "INT64_BE" => Value::BigEndian(number()),
-            "TIMESTAMP_MICROS_OC" => Value::TimestampMicros(number()),
-            "BYTES_EN" => Value::NullableBytes(arg.clone()),
-            other => panic!("unknown field type {other} in {input}"),
-        };
-        fields.push((value, desc));
-    }
-    fields
-}
 
 fn micros(us: i64) -> std::time::SystemTime {
     UNIX_EPOCH + Duration::from_micros(us.try_into().unwrap())

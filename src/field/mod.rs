@@ -73,10 +73,14 @@
 //! ```
 
 mod bytes;
+mod decimal;
 mod desc;
 mod float;
+mod hex;
 pub(crate) mod int;
 mod option;
+mod reversed;
+pub mod text;
 mod time;
 
 use smallvec::SmallVec;
@@ -84,8 +88,12 @@ use smallvec::SmallVec;
 use crate::error::Result;
 use crate::key::Key;
 
+pub use decimal::{Integer, Padded};
 pub use desc::Desc;
+pub use hex::Hex;
 pub use int::BigEndian;
+pub use reversed::Reversed;
+pub use text::{Alphabet, DecodeText, EncodeText};
 
 /// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
 ///

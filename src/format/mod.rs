@@ -2,7 +2,11 @@
 //!
 //! - [`ordered`]: the default binary format, Bigtable's `Struct.OrderedCodeBytes`; every
 //!   field type, any bytes, ascending or descending.
+//! - [`delimited`]: readable text keys, Bigtable's `Struct.DelimitedBytes`
+//!   (`phone#4c410523#20200501`).
 
+pub mod delimited;
 pub mod ordered;
 
+pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use ordered::{OrderedReader, OrderedWriter};

@@ -1,0 +1,212 @@
+//! Integers as fixed-width decimal text: the default text encoding of every integer type,
+//! and [`Padded`] for a chosen width.
+
+use crate::error::{Error, Result};
+use crate::field::Sink;
+use crate::field::text::{Alphabet, DecodeText, EncodeText};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The primitive integer types, as the text encodings see them. Sealed: implemented for
+/// `u8`–`u64`, `usize`, `i8`–`i64` and `isize`.
+///
+/// ```
+/// use rowkey::field::Integer;
+///
+/// assert_eq!(<u32 as Integer>::DIGITS, 10);
+/// assert_eq!(<i64 as Integer>::DIGITS, 19);
+/// ```
+pub trait Integer: Copy + sealed::Sealed {
+    /// The type's name, for error messages.
+    const NAME: &'static str;
+    /// Decimal digits of the type's largest magnitude: the default text width.
+    const DIGITS: usize;
+    /// Whether the type has negative values.
+    const SIGNED: bool;
+    /// The largest value.
+    const MAX: i128;
+    /// The value, widened.
+    fn to_i128(self) -> i128;
+    /// The value narrowed back, if it fits.
+    fn from_i128(value: i128) -> Option<Self>;
+}
+
+macro_rules! integers {
+    ($($ty:ty: $digits:expr, $signed:expr;)*) => {$(
+        impl sealed::Sealed for $ty {}
+        impl Integer for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const DIGITS: usize = $digits;
+            const SIGNED: bool = $signed;
+            #[allow(clippy::cast_lossless)]
+            const MAX: i128 = <$ty>::MAX as i128;
+            #[inline]
+            fn to_i128(self) -> i128 {
+                self as i128
+            }
+            fn from_i128(value: i128) -> Option<Self> {
+                <$ty>::try_from(value).ok()
+            }
+        }
+
+        impl EncodeText for $ty {
+            const ALPHABET: Option<Alphabet> = Some(if $signed { Alphabet::SIGNED_DIGITS } else { Alphabet::DIGITS });
+
+            #[inline]
+            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+                encode_decimal(out, self.to_i128(), $digits, stringify!($ty))
+            }
+        }
+
+        impl<'de> DecodeText<'de> for $ty {
+            fn decode_text(text: &'de [u8]) -> Result<Self> {
+                narrow(decode_decimal(text, $digits, $signed, stringify!($ty))?)
+            }
+        }
+    )*};
+}
+
+integers! {
+    u8: 3, false; u16: 5, false; u32: 10, false; u64: 20, false; usize: 20, false;
+    i8: 3, true; i16: 5, true; i32: 10, true; i64: 19, true; isize: 19, true;
+}
+
+pub(crate) fn narrow<T: Integer>(value: i128) -> Result<T> {
+    T::from_i128(value).ok_or_else(|| Error::out_of_range(value, T::NAME))
+}
+
+const ZEROS: [u8; 20] = [b'0'; 20];
+
+/// `10^width - 1`, the largest magnitude a width holds.
+fn all_nines(width: usize) -> u128 {
+    10u128.pow(u32::try_from(width).unwrap_or(u32::MAX).min(38)) - 1
+}
+
+/// Writes `value` zero-padded to `width` digits; a negative value as `-` and the nines'
+/// complement of its magnitude, so that a larger magnitude sorts lower and every negative
+/// sorts before every non-negative (`-` is below the digits).
+pub(crate) fn encode_decimal<S: Sink>(out: &mut S, value: i128, width: usize, ty: &'static str) -> Result<()> {
+    let limit = all_nines(width);
+    let magnitude = value.unsigned_abs();
+    if magnitude > limit {
+        return Err(Error::unencodable(
+            ty,
+            format!("{value} has more digits than the field's width of {width}; widen the field"),
+        ));
+    }
+    let digits = if value < 0 {
+        out.write_byte(b'-');
+        limit - magnitude
+    } else {
+        magnitude
+    };
+    // Every width in use is at most 20 digits, so the digits fit a u64.
+    let mut buf = itoa::Buffer::new();
+    let text = buf.format(u64::try_from(digits).unwrap_or(u64::MAX)).as_bytes();
+    out.write(&ZEROS[..width.saturating_sub(text.len())]);
+    out.write(text);
+    Ok(())
+}
+
+/// Reads what [`encode_decimal`] writes, exactly: the width is part of the format.
+pub(crate) fn decode_decimal(text: &[u8], width: usize, signed: bool, ty: &'static str) -> Result<i128> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) if signed => (true, rest),
+        _ => (false, text),
+    };
+    if digits.len() != width {
+        return Err(Error::invalid(ty, format!("expected {width} decimal digits, found {} bytes", digits.len())));
+    }
+    let mut value = 0u128;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return Err(Error::invalid(ty, format!("{:?} is not a decimal digit", char::from(d))));
+        }
+        value = value * 10 + u128::from(d - b'0');
+    }
+    if !negative {
+        return i128::try_from(value).map_err(|_| Error::invalid(ty, "the number is beyond the 64-bit range"));
+    }
+    let magnitude = all_nines(width) - value;
+    if magnitude == 0 {
+        return Err(Error::invalid(ty, "`-` followed by all nines would be minus zero, which no value encodes to"));
+    }
+    i128::try_from(magnitude).map(|m| -m).map_err(|_| Error::invalid(ty, "the number is beyond the 64-bit range"))
+}
+
+/// An integer as zero-padded decimal text of exactly `W` digits: `Padded::<u32, 8>(20200501)`
+/// is `20200501`, a date a person can read in the key.
+///
+/// A value with more digits than `W` is an [`Error::Unencodable`] naming the value and the
+/// width, never a longer field that would sort out of place. A negative value is `-` and the
+/// nines' complement in `W` digits, so negatives sort first. `W` is at most 20 (19 for
+/// signed types); a larger one does not compile.
+///
+/// ```
+/// use rowkey::field::Padded;
+/// use rowkey::format::Delimited;
+///
+/// let hash = Delimited::default();
+/// assert_eq!(hash.to_key(&("phone", Padded::<u32, 8>(20200501)))?.as_bytes(), b"phone#20200501");
+/// assert_eq!(hash.to_key(&(Padded::<i32, 5>(-1),))?.as_bytes(), b"-99998");
+/// assert!(hash.to_key(&(Padded::<u32, 4>(12345),)).is_err());
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Padded<T, const W: usize>(pub T);
+
+impl<T: Integer, const W: usize> Padded<T, W> {
+    const VALID_WIDTH: () = assert!(
+        W >= 1 && W <= if T::SIGNED { 19 } else { 20 },
+        "Padded width must be 1 to 20 digits (1 to 19 for signed types)"
+    );
+}
+
+impl<T: Integer, const W: usize> EncodeText for Padded<T, W> {
+    const ALPHABET: Option<Alphabet> = Some(if T::SIGNED { Alphabet::SIGNED_DIGITS } else { Alphabet::DIGITS });
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        let () = Self::VALID_WIDTH;
+        encode_decimal(out, self.0.to_i128(), W, T::NAME)
+    }
+}
+
+impl<'de, T: Integer, const W: usize> DecodeText<'de> for Padded<T, W> {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        let () = Self::VALID_WIDTH;
+        narrow(decode_decimal(text, W, T::SIGNED, T::NAME)?).map(Padded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text<T: EncodeText>(v: T) -> String {
+        let mut out = Vec::new();
+        v.encode_text(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn design_examples() {
+        assert_eq!(text(Padded::<i32, 5>(-1)), "-99998");
+        assert_eq!(text(Padded::<i32, 5>(42)), "00042");
+        assert_eq!(text(7u32), "0000000007");
+        assert_eq!(text(i64::MIN), "-0776627963145224191");
+        assert_eq!(text(u64::MAX), "18446744073709551615");
+        assert_eq!(text(i8::MIN), "-871");
+    }
+
+    #[test]
+    fn minus_zero_and_wrong_widths_are_refused() {
+        assert!(i16::decode_text(b"-99999").is_err());
+        assert!(i16::decode_text(b"0042").is_err());
+        assert!(u16::decode_text(b"-0042").is_err());
+        assert!(u16::decode_text(b"0004a").is_err());
+        assert!(matches!(u8::decode_text(b"999"), Err(Error::OutOfRange { value: 999, .. })));
+        assert!(u64::decode_text(b"99999999999999999999").is_err());
+    }
+}

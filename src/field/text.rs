@@ -1,0 +1,280 @@
+//! Text field encodings, for the delimited format ([`crate::format::delimited`]).
+//!
+//! A text field is written without escaping, so what keeps a delimited key sorted is
+//! Bigtable's sorted-mode rule: every byte of every field is above the delimiter's first
+//! byte. Each encoding declares its [`Alphabet`] when it is known in advance (digits, hex,
+//! `false`/`true`), so a delimiter that breaks the rule is refused before any key is written;
+//! strings and bytes, whose alphabet is open, are checked value by value.
+//!
+//! | value | text | example |
+//! |---|---|---|
+//! | `str`, `String`, `Cow<str>`, `char`, `[u8]`, `Vec<u8>` | as is | `phone` |
+//! | unsigned integers | zero-padded decimal, the width of the type's maximum | `7u32` → `0000000007` |
+//! | signed integers | the same, negatives as `-` and the nines' complement | `-1i16` → `-99998` |
+//! | [`Padded<T, W>`](crate::field::Padded) | decimal of width `W` | `Padded::<u32, 8>(20200501)` → `20200501` |
+//! | [`Hex<T>`](crate::field::Hex) | lowercase hex, two digits a byte | `Hex(0x4c410523u32)` → `4c410523` |
+//! | [`Reversed<T>`](crate::field::Reversed) | decimal of `MAX - v` | `Reversed(1588291200000i64)` → `9223370448563575807` |
+//! | `bool` | `false` / `true` | |
+//! | `Option<T>` | `None` is the empty field, which sorts first | |
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Result};
+use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Sink};
+
+/// The bytes a text encoding can produce, when known in advance: the lowest one decides
+/// which delimiters keep keys sorted.
+///
+/// ```
+/// use rowkey::field::{Alphabet, EncodeText};
+///
+/// assert_eq!(u32::ALPHABET, Some(Alphabet::DIGITS));
+/// assert_eq!(<String as EncodeText>::ALPHABET, None); // any byte: checked per value
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alphabet {
+    /// The lowest byte the encoding writes.
+    pub lowest: u8,
+    /// A name for error messages.
+    pub name: &'static str,
+}
+
+impl Alphabet {
+    /// `0`–`9`.
+    pub const DIGITS: Alphabet = Alphabet { lowest: b'0', name: "decimal digits 0-9" };
+    /// `-` and `0`–`9`.
+    pub const SIGNED_DIGITS: Alphabet = Alphabet { lowest: b'-', name: "'-' and decimal digits 0-9" };
+    /// `0`–`9` and `a`–`f`.
+    pub const HEX: Alphabet = Alphabet { lowest: b'0', name: "lowercase hex digits 0-9 a-f" };
+    /// The letters of `false` and `true`.
+    pub const BOOL: Alphabet = Alphabet { lowest: b'a', name: "the letters of false/true" };
+}
+
+/// A value that can be one field of a delimited (text) key.
+///
+/// ```
+/// use rowkey::field::EncodeText;
+///
+/// let mut text = Vec::new();
+/// 42u16.encode_text(&mut text)?;
+/// assert_eq!(text, b"00042");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait EncodeText {
+    /// The bytes this encoding can write, or `None` when any byte can appear (each value is
+    /// then checked against the delimiter as it is written).
+    const ALPHABET: Option<Alphabet>;
+
+    /// Writes the field's text.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`] when the value does not fit the encoding (a number wider than
+    /// its field, a negative value where only non-negative ones keep order).
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()>;
+}
+
+/// A value that can be read back from one field of a delimited key.
+///
+/// ```
+/// use rowkey::field::DecodeText;
+///
+/// assert_eq!(i16::decode_text(b"-99998")?, -1);
+/// assert!(u8::decode_text(b"7").is_err()); // the width is 3: `007`
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait DecodeText<'de>: Sized {
+    /// Decodes the value from the field's text, which borrows from the key.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] when the text is not this encoding's,
+    /// [`Error::OutOfRange`] when the value does not fit the type.
+    fn decode_text(text: &'de [u8]) -> Result<Self>;
+}
+
+impl<T: EncodeText + ?Sized> EncodeText for &T {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        (**self).encode_text(out)
+    }
+}
+
+macro_rules! open_text {
+    ($($ty:ty),*) => {$(
+        impl EncodeText for $ty {
+            const ALPHABET: Option<Alphabet> = None;
+
+            #[inline]
+            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+                out.write(AsRef::<[u8]>::as_ref(self));
+                Ok(())
+            }
+        }
+    )*};
+}
+
+open_text!(str, String, [u8], Vec<u8>, Cow<'_, [u8]>);
+
+impl EncodeText for Cow<'_, str> {
+    const ALPHABET: Option<Alphabet> = None;
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(self.as_bytes());
+        Ok(())
+    }
+}
+
+impl EncodeText for char {
+    const ALPHABET: Option<Alphabet> = None;
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(self.encode_utf8(&mut [0; 4]).as_bytes());
+        Ok(())
+    }
+}
+
+fn utf8<'de>(ty: &'static str, text: &'de [u8]) -> Result<&'de str> {
+    std::str::from_utf8(text)
+        .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.valid_up_to())))
+}
+
+impl<'de> DecodeText<'de> for &'de str {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        utf8("&str", text)
+    }
+}
+
+impl<'de> DecodeText<'de> for String {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        utf8("String", text).map(str::to_owned)
+    }
+}
+
+impl<'de> DecodeText<'de> for Cow<'de, str> {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        utf8("Cow<str>", text).map(Cow::Borrowed)
+    }
+}
+
+impl<'de> DecodeText<'de> for char {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        let s = utf8("char", text)?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", s.chars().count()))),
+        }
+    }
+}
+
+impl<'de> DecodeText<'de> for &'de [u8] {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        Ok(text)
+    }
+}
+
+impl<'de> DecodeText<'de> for Vec<u8> {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        Ok(text.to_vec())
+    }
+}
+
+impl<'de> DecodeText<'de> for Cow<'de, [u8]> {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        Ok(Cow::Borrowed(text))
+    }
+}
+
+impl EncodeText for bool {
+    const ALPHABET: Option<Alphabet> = Some(Alphabet::BOOL);
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(if *self { b"true" } else { b"false" });
+        Ok(())
+    }
+}
+
+impl<'de> DecodeText<'de> for bool {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        match text {
+            b"false" => Ok(false),
+            b"true" => Ok(true),
+            _ => Err(Error::invalid("bool", "expected `false` or `true`")),
+        }
+    }
+}
+
+/// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
+/// empty (an empty string) would read back as `None`, so it is refused.
+///
+/// ```
+/// use rowkey::format::Delimited;
+///
+/// let hash = Delimited::default();
+/// assert_eq!(hash.to_key(&("a", None::<u8>, "b"))?.as_bytes(), b"a##b");
+/// assert_eq!(hash.to_key(&("a", Some(7u8), "b"))?.as_bytes(), b"a#007#b");
+/// assert!(hash.to_key(&(Some(""),)).is_err());
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+impl<T: EncodeText> EncodeText for Option<T> {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        let Some(value) = self else { return Ok(()) };
+        let mut counted = Counting { inner: out, written: 0 };
+        value.encode_text(&mut counted)?;
+        if counted.written == 0 {
+            return Err(Error::unencodable(
+                "Option",
+                "Some of an empty value would read back as None in a delimited key; \
+                 use the ordered format, which tells them apart, or a non-empty value",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<'de, T: DecodeText<'de>> DecodeText<'de> for Option<T> {
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        if text.is_empty() { Ok(None) } else { T::decode_text(text).map(Some) }
+    }
+}
+
+/// Passes bytes through, counting them.
+struct Counting<'a, S> {
+    inner: &'a mut S,
+    written: usize,
+}
+
+impl<S: Sink> Sink for Counting<'_, S> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.written += bytes.len();
+        self.inner.write(bytes);
+    }
+}
+
+/// The 8 raw bytes, as in the ordered format. Their bytes are open, so in a sorted delimited
+/// key most values are refused (any byte at or below the delimiter); this exists for keys
+/// that Java code wrote with `Bytes.toBytes(long)` through
+/// [`Delimited::unchecked`](crate::format::Delimited::unchecked).
+impl<T> EncodeText for BigEndian<T>
+where
+    BigEndian<T>: EncodeField,
+{
+    const ALPHABET: Option<Alphabet> = None;
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        self.encode_field(out)
+    }
+}
+
+impl<'de, T> DecodeText<'de> for BigEndian<T>
+where
+    BigEndian<T>: DecodeField<'de>,
+{
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        Self::decode_field(FieldBytes::borrowed(text))
+    }
+}

@@ -1,0 +1,405 @@
+//! The delimited (text) key format: Bigtable's `Struct.DelimitedBytes`.
+//!
+//! Fields are written as [text](crate::field::text) and joined by a delimiter of one or more
+//! bytes (`#` by default), giving keys a person can read in Key Visualizer, `cbt` or the
+//! HBase shell:
+//!
+//! | fields | key |
+//! |---|---|
+//! | `("phone", Hex(0x4c410523u32), Padded::<u32, 8>(20200501))` | `phone#4c410523#20200501` |
+//! | `("asia", "india", "mumbai")` | `asia#india#mumbai` |
+//! | `("a", "")` | `a#` |
+//! | `()` | `#` |
+//!
+//! There is no escaping, so order rests on Bigtable's sorted-mode rule: **every byte of every
+//! field is above the delimiter's first byte.** Then a field that is a prefix of another
+//! meets the delimiter where the other has a larger byte, and sorts first. A value that
+//! breaks the rule is an [`Error::Delimiter`] naming the field, the byte and its offset;
+//! never a silently mis-sorted key (a `#` inside a tenant name would otherwise put that
+//! tenant's keys inside another tenant's range). Encodings with a known alphabet (digits,
+//! hex) are checked against the delimiter before anything is written.
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, Location, Result};
+use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::key::Key;
+
+/// A delimited key format: the delimiter, and whether the sorted-mode rule is enforced.
+///
+/// ```
+/// use rowkey::field::{Hex, Padded};
+/// use rowkey::format::Delimited;
+///
+/// let hash = Delimited::default(); // "#"
+/// let key = hash.to_key(&("phone", Hex(0x4c410523u32), Padded::<u32, 8>(20200501)))?;
+/// assert_eq!(key.as_bytes(), b"phone#4c410523#20200501");
+///
+/// let (kind, id, day): (&str, Hex<u32>, Padded<u32, 8>) = hash.from_key(&key)?;
+/// assert_eq!((kind, id.0, day.0), ("phone", 0x4c410523, 20200501));
+///
+/// // A '#' inside a value would let it sort (and split) wrongly: refused.
+/// assert!(hash.to_key(&("ten#ant", "x")).is_err());
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Delimited {
+    delimiter: SmallVec<[u8; 4]>,
+    sorted: bool,
+}
+
+impl Default for Delimited {
+    /// The `#` delimiter of Bigtable's schema guide.
+    fn default() -> Self {
+        Delimited { delimiter: SmallVec::from_slice(b"#"), sorted: true }
+    }
+}
+
+impl Delimited {
+    /// A format with the given delimiter, enforcing the sorted-mode rule.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for an empty delimiter.
+    ///
+    /// ```
+    /// let colons = rowkey::format::Delimited::new("::")?;
+    /// assert_eq!(colons.to_key(&("a", "b"))?.as_bytes(), b"a::b");
+    /// assert!(rowkey::format::Delimited::new("").is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn new(delimiter: impl AsRef<[u8]>) -> Result<Self> {
+        let delimiter = delimiter.as_ref();
+        if delimiter.is_empty() {
+            return Err(Error::argument("delimiter", "it is empty; use one or more bytes, such as \"#\""));
+        }
+        Ok(Delimited { delimiter: SmallVec::from_slice(delimiter), sorted: true })
+    }
+
+    /// A format for the key type `T`, refused when the delimiter is not below the alphabet
+    /// of one of `T`'s fields (a digit delimiter for a numeric field, say).
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new) and [`check`](Self::check).
+    ///
+    /// ```
+    /// use rowkey::format::Delimited;
+    ///
+    /// assert!(Delimited::for_key::<(String, u32)>("#").is_ok());
+    /// let err = Delimited::for_key::<(String, u32)>("0").unwrap_err();
+    /// assert!(err.to_string().contains("field 1"));
+    /// ```
+    pub fn for_key<T: for<'de> DelimitedKey<'de>>(delimiter: impl AsRef<[u8]>) -> Result<Self> {
+        let format = Delimited::new(delimiter)?;
+        format.check::<T>()?;
+        Ok(format)
+    }
+
+    /// The same delimiter without the sorted-mode rule: any bytes are written as they are.
+    ///
+    /// Keys may then neither sort by value nor split back into their fields; this exists
+    /// only to reproduce keys that other code wrote that way (such as a big-endian integer
+    /// in a `#`-delimited key).
+    ///
+    /// ```
+    /// use rowkey::BigEndian;
+    /// use rowkey::format::Delimited;
+    ///
+    /// let key = Delimited::default().unchecked().to_key(&("id", BigEndian(1i64)))?;
+    /// assert_eq!(key.as_bytes(), b"id#\x00\x00\x00\x00\x00\x00\x00\x01");
+    /// assert!(Delimited::default().to_key(&("id", BigEndian(1i64))).is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn unchecked(mut self) -> Self {
+        self.sorted = false;
+        self
+    }
+
+    /// The delimiter's bytes.
+    ///
+    /// ```
+    /// assert_eq!(rowkey::format::Delimited::default().delimiter(), b"#");
+    /// ```
+    #[must_use]
+    pub fn delimiter(&self) -> &[u8] {
+        &self.delimiter
+    }
+
+    /// Checks the delimiter against the alphabets of `T`'s fields, without writing a key.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] naming the first field whose alphabet reaches down to the
+    /// delimiter's first byte.
+    ///
+    /// ```
+    /// use rowkey::field::Hex;
+    /// use rowkey::format::Delimited;
+    ///
+    /// // '0' is the lowest hex digit: a hex field cannot follow a '0' delimiter.
+    /// assert!(Delimited::new("0")?.check::<(Hex<u32>,)>().is_err());
+    /// assert!(Delimited::new("/")?.check::<(Hex<u32>,)>().is_ok());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn check<T: for<'de> DelimitedKey<'de>>(&self) -> Result<()> {
+        for (index, alphabet) in T::ALPHABETS.iter().enumerate() {
+            if let Some(alphabet) = alphabet {
+                self.check_alphabet(index, alphabet)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_alphabet(&self, index: usize, alphabet: &Alphabet) -> Result<()> {
+        let first = self.delimiter[0];
+        if !self.sorted || first < alphabet.lowest {
+            return Ok(());
+        }
+        Err(Error::argument(
+            "delimiter",
+            format!(
+                "its first byte {first:#04x} is not below field {index}'s alphabet ({}, lowest {:#04x}), so keys \
+                 would not sort by value; choose a delimiter below {:#04x}, such as '#', or use the ordered format",
+                alphabet.name, alphabet.lowest, alphabet.lowest
+            ),
+        ))
+    }
+
+    /// Encodes a key into a new [`Key`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Delimiter`] for a value with a byte at or below the delimiter's first byte;
+    /// what a field's text encoding returns (a number wider than its field, say).
+    pub fn to_key<'de, T: DelimitedKey<'de>>(&self, value: &T) -> Result<Key> {
+        let mut key = Key::new();
+        self.encode_into(value, &mut key)?;
+        Ok(key)
+    }
+
+    /// Clears `out` and writes the key into it; on error `out` is left empty.
+    ///
+    /// # Errors
+    ///
+    /// As [`to_key`](Self::to_key).
+    ///
+    /// ```
+    /// let mut buf = rowkey::Key::new();
+    /// rowkey::format::Delimited::default().encode_into(&("asia", "india", "mumbai"), &mut buf)?;
+    /// assert_eq!(buf, "asia#india#mumbai");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn encode_into<'de, T: DelimitedKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
+        out.clear();
+        let mut w = DelimitedWriter { format: self, out, fields: 0 };
+        match value.write_fields(&mut w) {
+            Ok(()) => {
+                w.finish();
+                Ok(())
+            }
+            Err(e) => {
+                out.clear();
+                Err(e)
+            }
+        }
+    }
+
+    /// Decodes a key. Any bytes are accepted: ones that are not a key of this type and
+    /// delimiter give an error with the field and the offset.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] for too few fields, [`Error::TrailingBytes`] for too many,
+    /// [`Error::Delimiter`] for a byte no field may hold, or what a field's decoder returns.
+    pub fn from_key<'de, T: DelimitedKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        let mut r = DelimitedReader { format: self, bytes, pos: 0, fields: T::ALPHABETS.len(), next_field: 0 };
+        let value = T::read_fields(&mut r)?;
+        r.finish()?;
+        Ok(value)
+    }
+
+    /// The error for a byte at or below the delimiter's first byte.
+    fn refuse(&self, byte: u8, offset: usize) -> Error {
+        Error::Delimiter { at: Location::at(offset), byte, delimiter: self.delimiter[0] }
+    }
+}
+
+/// A key type that the delimited format can write and read: tuples of 1 to 12 text fields.
+/// The derive implements it for `#[rowkey(delimited = "...")]` structs.
+pub trait DelimitedKey<'de>: Sized {
+    /// The alphabet of each field, in order (`None` for open ones such as strings).
+    const ALPHABETS: &'static [Option<Alphabet>];
+
+    /// Writes the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's encoding or the writer's checks return.
+    fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()>;
+
+    /// Reads the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's decoding or the reader's checks return.
+    fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self>;
+}
+
+/// Appends text fields to a key, checking each against the delimiter.
+pub struct DelimitedWriter<'a> {
+    format: &'a Delimited,
+    out: &'a mut Key,
+    fields: usize,
+}
+
+impl DelimitedWriter<'_> {
+    /// Appends the next field.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Delimiter`] for a byte at or below the delimiter's first byte; what the
+    /// field's encoding returns.
+    pub fn field<T: EncodeText + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<()> {
+        let index = self.fields;
+        self.fields += 1;
+        if index > 0 {
+            self.out.extend_from_slice(&self.format.delimiter);
+        }
+        let start = self.out.len();
+        let located = |e: Error| e.in_field(index, name, start);
+        match T::ALPHABET {
+            Some(alphabet) => self.format.check_alphabet(index, &alphabet).map_err(located)?,
+            None if self.format.sorted => {
+                value.encode_text(self.out).map_err(located)?;
+                let first = self.format.delimiter[0];
+                if let Some(i) = self.out[start..].iter().position(|&b| b <= first) {
+                    return Err(self.format.refuse(self.out[start + i], start + i).in_field(index, name, start));
+                }
+                return Ok(());
+            }
+            None => {}
+        }
+        value.encode_text(self.out).map_err(located)
+    }
+
+    fn finish(self) {
+        // Bigtable writes a struct of no fields as a single delimiter.
+        if self.fields == 0 {
+            self.out.extend_from_slice(&self.format.delimiter);
+        }
+    }
+}
+
+/// Reads the text fields of a delimited key, in order.
+pub struct DelimitedReader<'f, 'de> {
+    format: &'f Delimited,
+    bytes: &'de [u8],
+    pos: usize,
+    fields: usize,
+    next_field: usize,
+}
+
+impl<'de> DelimitedReader<'_, 'de> {
+    /// Reads the next field.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] when the key has fewer fields, [`Error::TrailingBytes`] when the
+    /// last field is followed by another delimiter, [`Error::Delimiter`] for a byte no field
+    /// may hold, or what the field's decoding returns.
+    pub fn field<T: DecodeText<'de>>(&mut self, name: Option<&'static str>) -> Result<T> {
+        let index = self.next_field;
+        self.next_field += 1;
+        let start = self.pos;
+        let located = |e: Error| e.in_field(index, name, start);
+        let text = self.take(index + 1 == self.fields).map_err(located)?;
+        T::decode_text(text).map_err(located)
+    }
+
+    /// Cuts the next field's text out of the key.
+    fn take(&mut self, last: bool) -> Result<&'de [u8]> {
+        let rest = &self.bytes[self.pos..];
+        let delimiter = self.format.delimiter.as_slice();
+        let first = delimiter[0];
+        let boundary = if self.format.sorted {
+            rest.iter().position(|&b| b <= first)
+        } else {
+            rest.windows(delimiter.len()).position(|w| w == delimiter)
+        };
+        let Some(end) = boundary else {
+            if !last {
+                return Err(Error::Truncated {
+                    at: Location::at(self.bytes.len()),
+                    detail: "the key has fewer fields than this type (a delimiter is missing)",
+                });
+            }
+            self.pos = self.bytes.len();
+            return Ok(rest);
+        };
+        if !rest[end..].starts_with(delimiter) {
+            return Err(self.format.refuse(rest[end], self.pos + end));
+        }
+        if last {
+            return Err(Error::TrailingBytes { offset: self.pos + end, len: rest.len() - end });
+        }
+        self.pos += end + delimiter.len();
+        Ok(&rest[..end])
+    }
+
+    fn finish(self) -> Result<()> {
+        if self.fields == 0 && self.bytes != self.format.delimiter.as_slice() {
+            return Err(Error::Malformed { at: Location::at(0), detail: "a key of no fields is the delimiter alone" });
+        }
+        Ok(())
+    }
+}
+
+/// The key of no fields: the delimiter alone.
+impl<'de> DelimitedKey<'de> for () {
+    const ALPHABETS: &'static [Option<Alphabet>] = &[];
+
+    fn write_fields(&self, _: &mut DelimitedWriter<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn read_fields(_: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+macro_rules! tuple_keys {
+    ($( ($($name:ident . $idx:tt),+) )+) => {$(
+        impl<'de, $($name),+> DelimitedKey<'de> for ($($name,)+)
+        where
+            $($name: EncodeText + DecodeText<'de>,)+
+        {
+            const ALPHABETS: &'static [Option<Alphabet>] = &[$($name::ALPHABET),+];
+
+            fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
+                $(w.field(None, &self.$idx)?;)+
+                Ok(())
+            }
+
+            fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
+                Ok(($(r.field::<$name>(None)?,)+))
+            }
+        }
+    )+};
+}
+
+tuple_keys! {
+    (A.0)
+    (A.0, B.1)
+    (A.0, B.1, C.2)
+    (A.0, B.1, C.2, D.3)
+    (A.0, B.1, C.2, D.3, E.4)
+    (A.0, B.1, C.2, D.3, E.4, F.5)
+    (A.0, B.1, C.2, D.3, E.4, F.5, G.6)
+    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
+    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
+    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
+    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
+    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
+}
