@@ -2,6 +2,7 @@
 
 use crate::error::Result;
 use crate::field::{DecodeField, EncodeField};
+use crate::format::ordered::{OrderedKey, decode_key, encode_key};
 use crate::format::{OrderedReader, OrderedWriter};
 use crate::key::Key;
 
@@ -105,55 +106,64 @@ pub trait RowKeyOwned: for<'de> RowKey<'de> {}
 impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 
 /// The key with no fields: `00 00`, as Bigtable writes `STRUCT()`.
-impl<'de> RowKey<'de> for () {
-    fn encode_into(&self, out: &mut Key) -> Result<()> {
-        out.clear();
-        OrderedWriter::new(out).finish();
+impl<'de> OrderedKey<'de> for () {
+    const FIELDS: usize = 0;
+
+    fn write_fields(&self, _: &mut OrderedWriter<'_>) -> Result<()> {
         Ok(())
     }
 
+    fn read_fields(_: &mut OrderedReader<'de>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+impl<'de> RowKey<'de> for () {
+    fn encode_into(&self, out: &mut Key) -> Result<()> {
+        encode_key(self, out)
+    }
+
     fn from_key(bytes: &'de [u8]) -> Result<Self> {
-        OrderedReader::new(bytes, 0).finish()
+        decode_key(bytes)
     }
 }
 
 macro_rules! tuple_keys {
     ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
+        impl<'de, $($name),+> OrderedKey<'de> for ($($name,)+)
+        where
+            $($name: EncodeField + DecodeField<'de>,)+
+        {
+            const FIELDS: usize = $n;
+
+            #[inline]
+            fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()> {
+                $(w.field(&self.$idx)?;)+
+                Ok(())
+            }
+
+            #[inline]
+            fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self> {
+                Ok(($(r.field::<$name>()?,)+))
+            }
+        }
+
         impl<'de, $($name),+> RowKey<'de> for ($($name,)+)
         where
             $($name: EncodeField + DecodeField<'de>,)+
         {
             #[inline]
             fn encode_into(&self, out: &mut Key) -> Result<()> {
-                out.clear();
-                let mut w = OrderedWriter::new(out);
-                let written: Result<()> = (|| {
-                    $(w.field(&self.$idx)?;)+
-                    Ok(())
-                })();
-                match written {
-                    Ok(()) => {
-                        w.finish();
-                        Ok(())
-                    }
-                    Err(e) => {
-                        out.clear();
-                        Err(e)
-                    }
-                }
+                encode_key(self, out)
             }
 
             #[inline]
             fn from_key(bytes: &'de [u8]) -> Result<Self> {
-                let mut r = OrderedReader::new(bytes, $n);
-                let value = ($(r.field::<$name>()?,)+);
-                r.finish()?;
-                Ok(value)
+                decode_key(bytes)
             }
         }
     )+};
 }
-
 tuple_keys! {
     (1; A.0)
     (2; A.0, B.1)

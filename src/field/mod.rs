@@ -73,7 +73,7 @@
 //! ```
 
 mod bytes;
-mod decimal;
+pub(crate) mod decimal;
 mod desc;
 mod float;
 mod hex;

@@ -144,9 +144,9 @@ impl Delimited {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn check<T: for<'de> DelimitedKey<'de>>(&self) -> Result<()> {
-        for (index, alphabet) in T::ALPHABETS.iter().enumerate() {
-            if let Some(alphabet) = alphabet {
-                self.check_alphabet(index, alphabet)?;
+        for index in 0..T::FIELDS {
+            if let Some(alphabet) = T::alphabet(index) {
+                self.check_alphabet(index, &alphabet)?;
             }
         }
         Ok(())
@@ -214,7 +214,7 @@ impl Delimited {
     /// [`Error::Truncated`] for too few fields, [`Error::TrailingBytes`] for too many,
     /// [`Error::Delimiter`] for a byte no field may hold, or what a field's decoder returns.
     pub fn from_key<'de, T: DelimitedKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut r = DelimitedReader { format: self, bytes, pos: 0, fields: T::ALPHABETS.len(), next_field: 0 };
+        let mut r = DelimitedReader { format: self, bytes, pos: 0, fields: T::FIELDS, next_field: 0 };
         let value = T::read_fields(&mut r)?;
         r.finish()?;
         Ok(value)
@@ -229,8 +229,12 @@ impl Delimited {
 /// A key type that the delimited format can write and read: tuples of 1 to 12 text fields.
 /// The derive implements it for `#[rowkey(delimited = "...")]` structs.
 pub trait DelimitedKey<'de>: Sized {
-    /// The alphabet of each field, in order (`None` for open ones such as strings).
-    const ALPHABETS: &'static [Option<Alphabet>];
+    /// How many fields the key has.
+    const FIELDS: usize;
+
+    /// The alphabet of field `index` (`None` for open ones such as strings, and past the
+    /// last field).
+    fn alphabet(index: usize) -> Option<Alphabet>;
 
     /// Writes the fields, in order.
     ///
@@ -358,7 +362,11 @@ impl<'de> DelimitedReader<'_, 'de> {
 
 /// The key of no fields: the delimiter alone.
 impl<'de> DelimitedKey<'de> for () {
-    const ALPHABETS: &'static [Option<Alphabet>] = &[];
+    const FIELDS: usize = 0;
+
+    fn alphabet(_: usize) -> Option<Alphabet> {
+        None
+    }
 
     fn write_fields(&self, _: &mut DelimitedWriter<'_>) -> Result<()> {
         Ok(())
@@ -370,12 +378,16 @@ impl<'de> DelimitedKey<'de> for () {
 }
 
 macro_rules! tuple_keys {
-    ($( ($($name:ident . $idx:tt),+) )+) => {$(
+    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
         impl<'de, $($name),+> DelimitedKey<'de> for ($($name,)+)
         where
             $($name: EncodeText + DecodeText<'de>,)+
         {
-            const ALPHABETS: &'static [Option<Alphabet>] = &[$($name::ALPHABET),+];
+            const FIELDS: usize = $n;
+
+            fn alphabet(index: usize) -> Option<Alphabet> {
+                [$($name::ALPHABET),+].get(index).copied().flatten()
+            }
 
             fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
                 $(w.field(None, &self.$idx)?;)+
@@ -390,16 +402,16 @@ macro_rules! tuple_keys {
 }
 
 tuple_keys! {
-    (A.0)
-    (A.0, B.1)
-    (A.0, B.1, C.2)
-    (A.0, B.1, C.2, D.3)
-    (A.0, B.1, C.2, D.3, E.4)
-    (A.0, B.1, C.2, D.3, E.4, F.5)
-    (A.0, B.1, C.2, D.3, E.4, F.5, G.6)
-    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
-    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
-    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
-    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
-    (A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
+    (1; A.0)
+    (2; A.0, B.1)
+    (3; A.0, B.1, C.2)
+    (4; A.0, B.1, C.2, D.3)
+    (5; A.0, B.1, C.2, D.3, E.4)
+    (6; A.0, B.1, C.2, D.3, E.4, F.5)
+    (7; A.0, B.1, C.2, D.3, E.4, F.5, G.6)
+    (8; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
+    (9; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
+    (10; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
+    (11; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
+    (12; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
 }

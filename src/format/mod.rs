@@ -9,4 +9,4 @@ pub mod delimited;
 pub mod ordered;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
-pub use ordered::{OrderedReader, OrderedWriter};
+pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};

@@ -427,6 +427,69 @@ impl<'de> OrderedReader<'de> {
     }
 }
 
+/// A key type whose fields the ordered format can write and read: tuples of 1 to 12 field
+/// types, and derived keys. Through it keys compose: a salted key writes its bucket field,
+/// then the fields of the key it salts.
+///
+/// ```
+/// use rowkey::Key;
+/// use rowkey::format::{OrderedKey, OrderedReader, OrderedWriter};
+///
+/// let mut key = Key::new();
+/// let mut w = OrderedWriter::new(&mut key);
+/// w.field(&7u8)?;
+/// ("phone", 42i64).write_fields(&mut w)?;
+/// w.finish();
+///
+/// let mut r = OrderedReader::new(&key, 1 + <(String, i64)>::FIELDS);
+/// assert_eq!(r.field::<u8>()?, 7);
+/// assert_eq!(<(String, i64)>::read_fields(&mut r)?, ("phone".to_owned(), 42));
+/// r.finish()?;
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait OrderedKey<'de>: Sized {
+    /// How many fields the key has.
+    const FIELDS: usize;
+
+    /// Writes the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's encoder returns.
+    fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()>;
+
+    /// Reads the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What the reader or a field's decoder returns.
+    fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self>;
+}
+
+/// Clears `out` and writes `value` as a whole ordered key; on error `out` is left empty.
+pub(crate) fn encode_key<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key) -> Result<()> {
+    out.clear();
+    let mut w = OrderedWriter::new(out);
+    match value.write_fields(&mut w) {
+        Ok(()) => {
+            w.finish();
+            Ok(())
+        }
+        Err(e) => {
+            out.clear();
+            Err(e)
+        }
+    }
+}
+
+/// Reads a whole ordered key of type `T`.
+pub(crate) fn decode_key<'de, T: OrderedKey<'de>>(bytes: &'de [u8]) -> Result<T> {
+    let mut r = OrderedReader::new(bytes, T::FIELDS);
+    let value = T::read_fields(&mut r)?;
+    r.finish()?;
+    Ok(value)
+}
+
 fn empty_key() -> Error {
     Error::Truncated { at: Location::at(0), detail: "an ordered key is never empty (a key of empty fields is 00 00)" }
 }

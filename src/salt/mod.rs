@@ -1,6 +1,9 @@
-//! Salting and bucketing: FarmHash Fingerprint64 and HBase-era compatibility helpers.
+//! Salting and bucketing: [`Salt`] (which bucket a key goes to, and the bucket field), FarmHash
+//! Fingerprint64, and HBase-era compatibility helpers.
 
+mod bucket;
 pub mod compat;
 pub mod farmhash;
 
+pub use bucket::{Salt, SaltHash};
 pub use farmhash::{farm_fingerprint, fingerprint64, spanner_shard};

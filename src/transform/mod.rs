@@ -14,7 +14,10 @@
 //!   `www.google.com`): [`reverse_domain`] and [`reverse_url`] put a domain, its sub-domains
 //!   and all their pages in one key range, as Bigtable's webtable does.
 //!
-//! Each has an inverse for decoding: [`unreverse_timestamp`], [`unreverse_domain`],
+//! As key fields, in either format: [`Reversed`] (`MAX - v`), [`BitReversed`],
+//! [`ReversedDomain`] and [`ReversedUrl`] store the transformed value and decode back.
+//!
+//! Each function has an inverse for decoding: [`unreverse_timestamp`], [`unreverse_domain`],
 //! [`unreverse_url`], and the bit reversals undo themselves.
 //!
 //! They solve different problems and do not replace each other. A reversed timestamp still
@@ -46,8 +49,13 @@
 
 mod bits;
 mod domain;
+mod fields;
 mod time;
 
 pub use bits::{bit_reverse, bit_reverse_u64};
 pub use domain::{reverse_domain, reverse_url, unreverse_domain, unreverse_url};
+pub use fields::{BitReversed, ReversedDomain, ReversedUrl};
 pub use time::{reverse_timestamp, unreverse_timestamp};
+
+/// The reversed-timestamp field: `Reversed(ts)` stores `i64::MAX - ts` in either format.
+pub use crate::field::Reversed;

@@ -1,0 +1,405 @@
+//! [`Salt`]: which bucket a key goes to, and the bucket field in front of it.
+
+use crate::error::{Error, Result};
+use crate::field::Sink;
+use crate::field::decimal::{decode_decimal, encode_decimal};
+use crate::field::text::{Alphabet, EncodeText};
+use crate::format::Delimited;
+use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
+use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key};
+use crate::key::Key;
+use crate::salt::farmhash::farm_fingerprint;
+
+/// How a salt picks a bucket from the key's salt source fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SaltHash {
+    /// FarmHash Fingerprint64 of the source fields' ordered encoding, as GoogleSQL computes
+    /// `ABS(MOD(FARM_FINGERPRINT(bytes), buckets))`. Spreads any values evenly.
+    FarmHash,
+    /// One integer field's value modulo the bucket count (Tablestore's `time % 16`), with
+    /// negative values wrapped into range. Even for sequential values, and a reader can
+    /// compute the bucket from the value alone.
+    Modulo,
+}
+
+/// A salt: a bucket number in front of the key, computed from some of its fields, so that
+/// writes that would all hit one tablet (sequential ids, timestamps) spread over `buckets`
+/// key ranges.
+///
+/// A read that knows every salt source field touches one bucket; one that does not fans out
+/// to all of them ([`ordered_prefixes`](Self::ordered_prefixes)) and merges the results.
+///
+/// In the ordered format the bucket is an orderedcode int64 field (one byte below 64
+/// buckets); in the delimited format it is zero-padded decimal as wide as `buckets - 1`
+/// (`07#...` for 16 buckets).
+///
+/// ```
+/// use rowkey::salt::Salt;
+/// use rowkey::Desc;
+///
+/// let salt = Salt::farmhash(16)?;
+/// let device = "4c410523";
+/// let key = salt.ordered_key(&(device,), &("phone", device, Desc(1_588_291_200_000i64)))?;
+///
+/// let (bucket, (kind, id, ts)) = salt.decode_ordered::<(String, String, Desc<i64>)>(&key)?;
+/// assert_eq!(bucket, salt.bucket(&(device,))?);
+/// assert_eq!((kind.as_str(), id.as_str(), ts.0), ("phone", device, 1_588_291_200_000));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Salt {
+    buckets: u32,
+    hash: SaltHash,
+}
+
+impl Salt {
+    /// The most buckets a salt may have.
+    pub const MAX_BUCKETS: u32 = 65_536;
+
+    /// A salt of `buckets` buckets (1 to 65536) chosen by `hash`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for a bucket count outside 1 to 65536.
+    ///
+    /// ```
+    /// use rowkey::salt::{Salt, SaltHash};
+    ///
+    /// assert!(Salt::new(16, SaltHash::Modulo).is_ok());
+    /// assert!(Salt::new(0, SaltHash::FarmHash).is_err());
+    /// ```
+    pub fn new(buckets: u32, hash: SaltHash) -> Result<Salt> {
+        if !(1..=Self::MAX_BUCKETS).contains(&buckets) {
+            return Err(Error::argument(
+                "bucket count",
+                format!("{buckets} is outside 1 to 65536; a few times the number of servers is typical, such as 16"),
+            ));
+        }
+        Ok(Salt { buckets, hash })
+    }
+
+    /// A [`SaltHash::FarmHash`] salt.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new).
+    ///
+    /// ```
+    /// assert_eq!(rowkey::salt::Salt::farmhash(16)?.buckets(), 16);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn farmhash(buckets: u32) -> Result<Salt> {
+        Salt::new(buckets, SaltHash::FarmHash)
+    }
+
+    /// A [`SaltHash::Modulo`] salt.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new).
+    ///
+    /// ```
+    /// let salt = rowkey::salt::Salt::modulo(16)?;
+    /// assert_eq!(salt.bucket(&(1_588_291_200_003i64,))?, 3);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn modulo(buckets: u32) -> Result<Salt> {
+        Salt::new(buckets, SaltHash::Modulo)
+    }
+
+    /// The number of buckets.
+    #[must_use]
+    pub fn buckets(&self) -> u32 {
+        self.buckets
+    }
+
+    /// How the bucket is chosen.
+    #[must_use]
+    pub fn hash(&self) -> SaltHash {
+        self.hash
+    }
+
+    /// The bucket for the salt source fields, given as a tuple (or any [`OrderedKey`]).
+    ///
+    /// It depends on those fields' values only, so a reader that knows them knows the
+    /// bucket. For [`SaltHash::FarmHash`] the input is the fields' ordered encoding: for a
+    /// single string field without `\0`, its UTF-8 bytes (none for `""`), so GoogleSQL's
+    /// `ABS(MOD(FARM_FINGERPRINT(field), buckets))` gives the same bucket.
+    ///
+    /// # Errors
+    ///
+    /// A source field that cannot be encoded; for [`SaltHash::Modulo`], a source that is not
+    /// exactly one integer field.
+    ///
+    /// ```
+    /// use rowkey::salt::{Salt, farm_fingerprint};
+    ///
+    /// let salt = Salt::farmhash(16)?;
+    /// let bucket = salt.bucket(&("4c410523",))?;
+    /// assert_eq!(i64::from(bucket), (farm_fingerprint(b"4c410523") % 16).abs());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn bucket<'de, S: OrderedKey<'de>>(&self, source: &S) -> Result<u32> {
+        let mut encoded = Key::new();
+        // No finish(): sources whose fields are all empty hash as empty bytes, as
+        // FARM_FINGERPRINT('') does, not as the `00 00` that stands for such a key.
+        source.write_fields(&mut OrderedWriter::new(&mut encoded))?;
+        self.bucket_of_encoded(&encoded)
+    }
+
+    /// The bucket for salt source fields already written by an [`OrderedWriter`] (a key
+    /// whose fields are all empty is no bytes here, not `00 00`).
+    ///
+    /// # Errors
+    ///
+    /// For [`SaltHash::Modulo`], bytes that are not one integer field.
+    pub fn bucket_of_encoded(&self, encoded: &[u8]) -> Result<u32> {
+        match self.hash {
+            SaltHash::FarmHash => Ok(self.farmhash_bucket(encoded)),
+            SaltHash::Modulo => {
+                let value = match decode_key::<(i64,)>(encoded) {
+                    // An integer field is never empty, so these are a whole key's bytes.
+                    Ok((v,)) => i128::from(v),
+                    Err(_) => i128::from(
+                        decode_key::<(u64,)>(encoded)
+                            .map_err(|_| {
+                                Error::argument("salt source", "a modulo salt takes exactly one integer field")
+                            })?
+                            .0,
+                    ),
+                };
+                Ok(self.modulo_bucket(value))
+            }
+        }
+    }
+
+    /// `ABS(MOD(FARM_FINGERPRINT(bytes), buckets))`.
+    #[must_use]
+    pub fn farmhash_bucket(&self, bytes: &[u8]) -> u32 {
+        let bucket = (farm_fingerprint(bytes) % i64::from(self.buckets)).unsigned_abs();
+        u32::try_from(bucket).unwrap_or(0)
+    }
+
+    /// `value mod buckets`, wrapped into `0..buckets` for negative values.
+    #[must_use]
+    pub fn modulo_bucket(&self, value: i128) -> u32 {
+        u32::try_from(value.rem_euclid(i128::from(self.buckets))).unwrap_or(0)
+    }
+
+    fn checked_bucket(&self, bucket: u32) -> Result<u32> {
+        if bucket < self.buckets {
+            Ok(bucket)
+        } else {
+            Err(Error::invalid("bucket", format!("{bucket} is not below the salt's {} buckets", self.buckets)))
+        }
+    }
+
+    /// The ordered key of `key`'s fields behind the bucket of `source`.
+    ///
+    /// # Errors
+    ///
+    /// As [`bucket`](Self::bucket), and what encoding `key` returns.
+    pub fn ordered_key<'a, 'b, S: OrderedKey<'a>, K: OrderedKey<'b>>(&self, source: &S, key: &K) -> Result<Key> {
+        let mut out = Key::new();
+        self.encode_ordered_into(self.bucket(source)?, key, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes `key` behind a bucket computed elsewhere into `out` (cleared first).
+    ///
+    /// # Errors
+    ///
+    /// A bucket not below [`buckets`](Self::buckets), and what encoding `key` returns.
+    pub fn encode_ordered_into<'b, K: OrderedKey<'b>>(&self, bucket: u32, key: &K, out: &mut Key) -> Result<()> {
+        let bucket = self.checked_bucket(bucket)?;
+        out.clear();
+        let mut w = OrderedWriter::new(out);
+        let written = w.named_field("bucket", &bucket).and_then(|w| key.write_fields(w));
+        match written {
+            Ok(()) => {
+                w.finish();
+                Ok(())
+            }
+            Err(e) => {
+                out.clear();
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads an ordered salted key: the bucket and the key behind it.
+    ///
+    /// # Errors
+    ///
+    /// A bucket not below [`buckets`](Self::buckets), and what decoding `K` returns.
+    pub fn decode_ordered<'de, K: OrderedKey<'de>>(&self, bytes: &'de [u8]) -> Result<(u32, K)> {
+        let salted = decode_key::<Salted<u32, K>>(bytes)?;
+        Ok((self.checked_bucket(salted.bucket)?, salted.key))
+    }
+
+    /// The key prefix of every bucket in the ordered format, in bucket order. Each bucket's
+    /// keys are exactly the keys that start with its prefix (integer encodings are never a
+    /// prefix of one another), so one prefix scan per bucket reads them all.
+    ///
+    /// ```
+    /// let prefixes = rowkey::salt::Salt::farmhash(4)?.ordered_prefixes();
+    /// assert_eq!(prefixes, [b"\x80", b"\x81", b"\x82", b"\x83"]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn ordered_prefixes(&self) -> Vec<Key> {
+        (0..self.buckets)
+            .map(|b| {
+                let mut key = Key::new();
+                let mut w = OrderedWriter::new(&mut key);
+                // A u32 always encodes; the writer adds nothing else for a lone field.
+                let _ = w.field(&b);
+                w.finish();
+                key
+            })
+            .collect()
+    }
+
+    /// The width of the bucket field in the delimited format: the digits of `buckets - 1`.
+    #[must_use]
+    pub fn text_width(&self) -> usize {
+        (self.buckets - 1).checked_ilog10().map_or(1, |d| d as usize + 1)
+    }
+
+    /// The delimited key of `key`'s fields behind the bucket of `source`.
+    ///
+    /// # Errors
+    ///
+    /// As [`bucket`](Self::bucket), and what encoding `key` in `format` returns.
+    ///
+    /// ```
+    /// use rowkey::salt::Salt;
+    /// use rowkey::format::Delimited;
+    ///
+    /// let salt = Salt::modulo(16)?;
+    /// let key = salt.delimited_key(&Delimited::default(), &(7i64,), &("phone", 7u8))?;
+    /// assert_eq!(key, "07#phone#007");
+    /// assert_eq!(salt.decode_delimited::<(String, u8)>(&Delimited::default(), &key)?, (7, ("phone".into(), 7)));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn delimited_key<'a, 'b, S: OrderedKey<'a>, K: DelimitedKey<'b>>(
+        &self,
+        format: &Delimited,
+        source: &S,
+        key: &K,
+    ) -> Result<Key> {
+        let bucket = BucketText { bucket: self.checked_bucket(self.bucket(source)?)?, width: self.text_width() };
+        format.to_key(&Salted { bucket, key })
+    }
+
+    /// Reads a delimited salted key: the bucket and the key behind it.
+    ///
+    /// # Errors
+    ///
+    /// A bucket field that is not `text_width` digits below the bucket count, and what
+    /// decoding `K` returns.
+    pub fn decode_delimited<'de, K: DelimitedKey<'de>>(
+        &self,
+        format: &Delimited,
+        bytes: &'de [u8],
+    ) -> Result<(u32, K)> {
+        let Salted { bucket: text, key } = format.from_key::<Salted<&'de [u8], K>>(bytes)?;
+        let bucket =
+            decode_decimal(text, self.text_width(), false, "bucket").map_err(|e| e.in_field(0, Some("bucket"), 0))?;
+        let bucket = u32::try_from(bucket).map_err(|_| Error::out_of_range(bucket, "u32"))?;
+        Ok((self.checked_bucket(bucket)?, key))
+    }
+
+    /// The key prefix of every bucket in the delimited format: the bucket and the delimiter.
+    ///
+    /// ```
+    /// use rowkey::format::Delimited;
+    ///
+    /// let prefixes = rowkey::salt::Salt::farmhash(12)?.delimited_prefixes(&Delimited::default());
+    /// assert_eq!(prefixes.first().unwrap(), "00#");
+    /// assert_eq!(prefixes.last().unwrap(), "11#");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn delimited_prefixes(&self, format: &Delimited) -> Vec<Key> {
+        (0..self.buckets)
+            .map(|b| {
+                let mut key = Key::new();
+                // The digits of a bucket below the count always fit the width.
+                let _ = encode_decimal(&mut key, i128::from(b), self.text_width(), "bucket");
+                key.extend_from_slice(format.delimiter());
+                key
+            })
+            .collect()
+    }
+}
+
+/// A bucket field followed by a key's fields: `B` is the bucket as a number (ordered) or as
+/// text (delimited); `K` is the key, or a reference to it when only writing.
+struct Salted<B, K> {
+    bucket: B,
+    key: K,
+}
+
+impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<u32, K> {
+    const FIELDS: usize = 1 + K::FIELDS;
+
+    fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()> {
+        w.named_field("bucket", &self.bucket)?;
+        self.key.write_fields(w)
+    }
+
+    fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self> {
+        let bucket = r.named_field("bucket")?;
+        Ok(Salted { bucket, key: K::read_fields(r)? })
+    }
+}
+
+/// A bucket as zero-padded decimal of a width known at run time.
+struct BucketText {
+    bucket: u32,
+    width: usize,
+}
+
+impl EncodeText for BucketText {
+    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        encode_decimal(out, i128::from(self.bucket), self.width, "bucket")
+    }
+}
+
+impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketText, &K> {
+    const FIELDS: usize = 1 + K::FIELDS;
+
+    fn alphabet(index: usize) -> Option<Alphabet> {
+        if index == 0 { Some(Alphabet::DIGITS) } else { K::alphabet(index - 1) }
+    }
+
+    fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
+        w.field(Some("bucket"), &self.bucket)?;
+        self.key.write_fields(w)
+    }
+
+    fn read_fields(_: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
+        Err(Error::argument("salted key", "a borrowed key is written, not read"))
+    }
+}
+
+impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<&'de [u8], K> {
+    const FIELDS: usize = 1 + K::FIELDS;
+
+    fn alphabet(index: usize) -> Option<Alphabet> {
+        if index == 0 { Some(Alphabet::DIGITS) } else { K::alphabet(index - 1) }
+    }
+
+    fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
+        w.field(Some("bucket"), self.bucket)?;
+        self.key.write_fields(w)
+    }
+
+    fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
+        let bucket = r.field::<&'de [u8]>(Some("bucket"))?;
+        Ok(Salted { bucket, key: K::read_fields(r)? })
+    }
+}

@@ -1,0 +1,177 @@
+//! The transforms as field types, for both key formats: the key holds the transformed
+//! value, and decoding undoes the transform.
+
+use std::cmp::Ordering;
+
+use crate::error::{Error, Result};
+use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain, reverse_url, unreverse_domain, unreverse_url};
+
+/// A sequential id stored bit-reversed, so consecutive ids land far apart in the key space:
+/// Spanner's bit-reversed sequences. `BitReversed<i64>` keeps the sign bit
+/// ([`bit_reverse`]`(x, true)`), `BitReversed<u64>` reverses all 64 bits.
+///
+/// It orders by the stored (reversed) value, which is the key's order; range scans over
+/// the original ids are given up for write spread.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::transform::BitReversed;
+///
+/// let one = (BitReversed(1i64),).to_key()?;
+/// let two = (BitReversed(2i64),).to_key()?;
+/// assert!(two < one);   // 2 reverses to 2^61, 1 to 2^62
+/// assert_eq!(<(BitReversed<i64>,)>::from_key(&one)?.0, BitReversed(1));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BitReversed<T>(pub T);
+
+macro_rules! bit_reversed {
+    ($($ty:ty => $reverse:expr),*) => {$(
+        impl BitReversed<$ty> {
+            /// The value the key stores.
+            #[must_use]
+            pub fn stored(self) -> $ty {
+                $reverse(self.0)
+            }
+        }
+
+        impl PartialOrd for BitReversed<$ty> {
+            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+
+        impl Ord for BitReversed<$ty> {
+            fn cmp(&self, other: &Self) -> Ordering {
+                self.stored().cmp(&other.stored())
+            }
+        }
+
+        impl EncodeField for BitReversed<$ty> {
+            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+                self.stored().encode_field(out)
+            }
+        }
+
+        impl<'de> DecodeField<'de> for BitReversed<$ty> {
+            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+                // The reversal is its own inverse.
+                <$ty>::decode_field(bytes).map(|v| BitReversed($reverse(v)))
+            }
+        }
+
+        impl EncodeText for BitReversed<$ty> {
+            const ALPHABET: Option<Alphabet> = <$ty as EncodeText>::ALPHABET;
+
+            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+                self.stored().encode_text(out)
+            }
+        }
+
+        impl<'de> DecodeText<'de> for BitReversed<$ty> {
+            fn decode_text(text: &'de [u8]) -> Result<Self> {
+                <$ty>::decode_text(text).map(|v| BitReversed($reverse(v)))
+            }
+        }
+    )*};
+}
+
+bit_reversed!(i64 => |x| bit_reverse(x, true), u64 => bit_reverse_u64);
+
+/// Shared by the host and URL wrappers: the key stores the reversed text.
+macro_rules! reversed_text {
+    ($(#[$doc:meta])* $name:ident, $reverse:path, $unreverse:path) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name<S>(pub S);
+
+        impl<S: AsRef<str>> EncodeField for $name<S> {
+            fn encode_field<W: Sink>(&self, out: &mut W) -> Result<()> {
+                out.write($reverse(self.0.as_ref())?.as_bytes());
+                Ok(())
+            }
+        }
+
+        impl<'de> DecodeField<'de> for $name<String> {
+            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+                let text = std::str::from_utf8(bytes.as_slice())
+                    .map_err(|_| Error::invalid(stringify!($name), "the field is not UTF-8"))?;
+                $unreverse(text).map($name)
+            }
+        }
+
+        impl<S: AsRef<str>> EncodeText for $name<S> {
+            const ALPHABET: Option<Alphabet> = None;
+
+            fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
+                self.encode_field(out)
+            }
+        }
+
+        impl<'de> DecodeText<'de> for $name<String> {
+            fn decode_text(text: &'de [u8]) -> Result<Self> {
+                Self::decode_field(FieldBytes::borrowed(text))
+            }
+        }
+
+        /// The key holds the reversed text, so the original cannot be borrowed from it:
+        /// decoding into `&str` is an error that says to decode into `String`. It exists so
+        /// that tuples of borrowed values can be encoded.
+        impl<'de, 'a> DecodeField<'de> for $name<&'a str> {
+            fn decode_field(_: FieldBytes<'de>) -> Result<Self> {
+                Err(Error::invalid(
+                    concat!(stringify!($name), "<&str>"),
+                    concat!("the key holds the reversed text, so it cannot be borrowed; decode into ", stringify!($name), "<String>"),
+                ))
+            }
+        }
+
+        impl<'de, 'a> DecodeText<'de> for $name<&'a str> {
+            fn decode_text(text: &'de [u8]) -> Result<Self> {
+                Self::decode_field(FieldBytes::borrowed(text))
+            }
+        }
+    };
+}
+
+reversed_text!(
+    /// A host name stored reversed (`maps.google.com` as `com.google.maps`), so a domain and
+    /// its sub-domains share a key range. Decodes into `ReversedDomain<String>` with the
+    /// host as written (lowercased).
+    ///
+    /// ```
+    /// use rowkey::format::Delimited;
+    /// use rowkey::transform::ReversedDomain;
+    ///
+    /// let hash = Delimited::default();
+    /// let key = hash.to_key(&(ReversedDomain("maps.google.com"), "index"))?;
+    /// assert_eq!(key, "com.google.maps#index");
+    /// let (host, _): (ReversedDomain<String>, String) = hash.from_key(&key)?;
+    /// assert_eq!(host.0, "maps.google.com");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    ReversedDomain,
+    reverse_domain,
+    unreverse_domain
+);
+
+reversed_text!(
+    /// A URL stored with its host reversed (see [`reverse_url`]), so all pages of a domain
+    /// share a key range.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::transform::ReversedUrl;
+    ///
+    /// let key = (ReversedUrl("https://maps.google.com/index.html"),).to_key()?;
+    /// assert_eq!(key, "com.google.maps/https/index.html");
+    /// assert_eq!(<(ReversedUrl<String>,)>::from_key(&key)?.0.0, "https://maps.google.com/index.html");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    ReversedUrl,
+    reverse_url,
+    unreverse_url
+);
