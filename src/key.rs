@@ -391,6 +391,12 @@ impl PartialEq<Vec<u8>> for Key {
     }
 }
 
+impl PartialEq<str> for Key {
+    fn eq(&self, other: &str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
 impl PartialEq<&str> for Key {
     fn eq(&self, other: &&str) -> bool {
         self.as_bytes() == other.as_bytes()
