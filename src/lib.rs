@@ -51,9 +51,17 @@ mod row_key;
 pub mod salt;
 pub mod transform;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
 pub use error::{Error, Location, Result};
 pub use field::{BigEndian, Desc};
 pub use key::Key;
 pub use merge::{merge, try_merge};
 pub use range::{KeyRange, KeyRanges, key_after, prefix_successor};
 pub use row_key::{RowKey, RowKeyOwned};
+
+/// Derives [`RowKey`](trait@RowKey) for a struct with named fields.
+#[cfg(feature = "derive")]
+pub use rowkey_derive::RowKey;
