@@ -8,7 +8,9 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rowkey::field::{Hex, Padded};
 use rowkey::format::Delimited;
-use rowkey::{Key, RowKey};
+use rowkey::scan::OrderedScan;
+use rowkey::{Desc, Key, RowKey};
+use std::ops::Bound;
 
 const KINDS: [&str; 4] = ["phone", "tablet", "watch", "laptop"];
 
@@ -105,6 +107,44 @@ fn ordered(c: &mut Criterion) {
     group.finish();
 }
 
+/// Scan bounds on the device key: a 2-field prefix, and a time range within it, beside one
+/// encode of the key.
+fn scan(c: &mut Criterion) {
+    let inputs = devices();
+    let mut group = c.benchmark_group("device_key/scan");
+    group.throughput(Throughput::Elements(inputs.len() as u64));
+    group.bench_function("one_encode", |b| {
+        let mut buf = Key::new();
+        b.iter(|| {
+            for (kind, id, ts) in &inputs {
+                (kind.as_str(), id.as_str(), Desc(*ts)).encode_into(&mut buf).unwrap();
+                black_box(&buf);
+            }
+        });
+    });
+    group.bench_function("prefix_2_fields", |b| {
+        b.iter(|| {
+            for (kind, id, _) in &inputs {
+                let mut scan = OrderedScan::new(3);
+                scan.fix(kind.as_str()).unwrap().fix(id.as_str()).unwrap();
+                black_box(scan.ranges());
+            }
+        });
+    });
+    group.bench_function("time_range", |b| {
+        b.iter(|| {
+            for (kind, id, ts) in &inputs {
+                let mut scan = OrderedScan::new(3);
+                scan.fix(kind.as_str()).unwrap().fix(id.as_str()).unwrap();
+                // The last hour, newest first: the later time is the start of a Desc range.
+                let ranges = scan.range(Bound::Included(&Desc(*ts)), Bound::Excluded(&Desc(*ts - 3_600_000))).unwrap();
+                black_box(ranges);
+            }
+        });
+    });
+    group.finish();
+}
+
 /// The same key as readable text: `phone#4c410523#1588291200000`-style, with the id as hex
 /// and the millis at a fixed 13 digits.
 fn delimited(c: &mut Criterion) {
@@ -154,6 +194,6 @@ criterion_group! {
     // Small samples keep a full run near a minute on a 2-core machine.
     config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = ordered, delimited
+    targets = ordered, delimited, scan
 }
 criterion_main!(benches);

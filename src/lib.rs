@@ -49,6 +49,7 @@ pub mod merge;
 pub mod range;
 mod row_key;
 pub mod salt;
+pub mod scan;
 pub mod transform;
 
 #[doc(hidden)]

@@ -9,6 +9,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Bound, Range, RangeBounds, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
+use smallvec::SmallVec;
+
 use crate::key::Key;
 
 /// The exclusive end of a scan over every key that starts with `prefix`; `None` when no such
@@ -508,7 +510,9 @@ impl fmt::Debug for KeyRange {
 /// ```
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct KeyRanges {
-    ranges: Vec<KeyRange>,
+    // One or two ranges are the common case (a prefix, plus the key that drops an empty
+    // field): they stay inline, so computing them allocates nothing.
+    ranges: SmallVec<[KeyRange; 2]>,
 }
 
 impl KeyRanges {
@@ -536,6 +540,11 @@ impl KeyRanges {
     /// ```
     pub fn push(&mut self, range: KeyRange) {
         if range.is_empty() {
+            return;
+        }
+        // Ranges usually arrive in order (a fan-out, bucket by bucket): append without a search.
+        if self.ranges.last().is_none_or(|last| last.upper() < range.lower()) {
+            self.ranges.push(range);
             return;
         }
         // Ranges before `first` end below the new one's start, ranges from `past` on start
@@ -610,7 +619,7 @@ impl FromIterator<KeyRange> for KeyRanges {
     fn from_iter<I: IntoIterator<Item = KeyRange>>(iter: I) -> Self {
         let mut sorted: Vec<KeyRange> = iter.into_iter().filter(|r| !r.is_empty()).collect();
         sorted.sort_by(|a, b| a.lower().cmp(&b.lower()));
-        let mut ranges: Vec<KeyRange> = Vec::with_capacity(sorted.len());
+        let mut ranges = SmallVec::<[KeyRange; 2]>::with_capacity(sorted.len());
         for range in sorted {
             match ranges.last_mut() {
                 Some(last) if range.lower() <= last.upper() => last.absorb(range),
@@ -637,7 +646,7 @@ impl From<KeyRange> for KeyRanges {
 
 impl IntoIterator for KeyRanges {
     type Item = KeyRange;
-    type IntoIter = std::vec::IntoIter<KeyRange>;
+    type IntoIter = smallvec::IntoIter<[KeyRange; 2]>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.ranges.into_iter()

@@ -220,6 +220,32 @@ impl Delimited {
         Ok(value)
     }
 
+    /// Appends one field's text, checked against the delimiter: statically by its alphabet
+    /// when it has one, else byte by byte.
+    pub(crate) fn append_text<T: EncodeText + ?Sized>(
+        &self,
+        out: &mut Key,
+        index: usize,
+        name: Option<&'static str>,
+        value: &T,
+    ) -> Result<()> {
+        let start = out.len();
+        let located = |e: Error| e.in_field(index, name, start);
+        match T::ALPHABET {
+            Some(alphabet) => self.check_alphabet(index, &alphabet).map_err(located)?,
+            None if self.sorted => {
+                value.encode_text(out).map_err(located)?;
+                let first = self.delimiter[0];
+                if let Some(i) = out[start..].iter().position(|&b| b <= first) {
+                    return Err(self.refuse(out[start + i], start + i).in_field(index, name, start));
+                }
+                return Ok(());
+            }
+            None => {}
+        }
+        value.encode_text(out).map_err(located)
+    }
+
     /// The error for a byte at or below the delimiter's first byte.
     fn refuse(&self, byte: u8, offset: usize) -> Error {
         Error::Delimiter { at: Location::at(offset), byte, delimiter: self.delimiter[0] }
@@ -271,21 +297,7 @@ impl DelimitedWriter<'_> {
         if index > 0 {
             self.out.extend_from_slice(&self.format.delimiter);
         }
-        let start = self.out.len();
-        let located = |e: Error| e.in_field(index, name, start);
-        match T::ALPHABET {
-            Some(alphabet) => self.format.check_alphabet(index, &alphabet).map_err(located)?,
-            None if self.format.sorted => {
-                value.encode_text(self.out).map_err(located)?;
-                let first = self.format.delimiter[0];
-                if let Some(i) = self.out[start..].iter().position(|&b| b <= first) {
-                    return Err(self.format.refuse(self.out[start + i], start + i).in_field(index, name, start));
-                }
-                return Ok(());
-            }
-            None => {}
-        }
-        value.encode_text(self.out).map_err(located)
+        self.format.append_text(self.out, index, name, value)
     }
 
     fn finish(self) {

@@ -466,6 +466,35 @@ pub trait OrderedKey<'de>: Sized {
     fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self>;
 }
 
+/// Appends one field as it stands when more fields follow it: escaped, then its separator
+/// (an empty ascending field as `00 00 00 01`; a descending one negated). Scan bounds are
+/// built from these. Returns whether the field was an empty ascending one, which a complete
+/// key drops when nothing follows it.
+pub(crate) fn append_terminated<T: EncodeField + ?Sized>(out: &mut Key, value: &T) -> Result<bool> {
+    let body = out.len();
+    if T::DESCENDING {
+        value.encode_field(&mut Descending(out))?;
+        if out.len() == body {
+            out.extend_from_slice(&[!EMPTY_FIELD[0], !EMPTY_FIELD[1]]);
+        }
+        out.extend_from_slice(&[!SEPARATOR[0], !SEPARATOR[1]]);
+        return Ok(false);
+    }
+    value.encode_field(&mut Ascending(out))?;
+    let empty = out.len() == body;
+    if empty {
+        out.extend_from_slice(&EMPTY_FIELD);
+    }
+    out.extend_from_slice(&SEPARATOR);
+    Ok(empty)
+}
+
+/// Appends a field's escaped bytes with no terminator (negated when descending): the form a
+/// `starts_with` bound matches against.
+pub(crate) fn append_escaped<T: EncodeField + ?Sized>(out: &mut Key, value: &T) -> Result<()> {
+    if T::DESCENDING { value.encode_field(&mut Descending(out)) } else { value.encode_field(&mut Ascending(out)) }
+}
+
 /// Clears `out` and writes `value` as a whole ordered key; on error `out` is left empty.
 pub(crate) fn encode_key<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key) -> Result<()> {
     out.clear();

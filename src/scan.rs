@@ -1,0 +1,402 @@
+//! Field-aligned scan bounds: the key ranges that hold exactly the keys whose leading fields
+//! have given values, optionally with the next field in a range or starting with a prefix.
+//!
+//! A byte prefix is not enough. In the ordered format the key `("A", "", "")` is the single
+//! byte `41`: its empty trailing fields are dropped, so it does not start with the bytes of
+//! the fixed fields `("A", "")` followed by a separator. In the delimited format `user1` is a
+//! byte prefix of `user10`. These builders account for both:
+//!
+//! ```
+//! use rowkey::{Desc, RowKey};
+//! use rowkey::scan::OrderedScan;
+//! use std::collections::BTreeMap;
+//! use std::ops::Bound;
+//!
+//! type Reading = (String, String, Desc<i64>);
+//! let mut table = BTreeMap::new();
+//! for (device, ts) in [("a", 1), ("a", 5), ("a", 9), ("ab", 3), ("b", 2)] {
+//!     table.insert(("phone", device, Desc(ts as i64)).to_key()?, ts);
+//! }
+//!
+//! // Device "a" only (not "ab"), its readings with 2 <= ts < 9, newest first.
+//! let mut scan = OrderedScan::for_key::<Reading>();
+//! scan.fix("phone")?.fix("a")?;
+//! let ranges = scan.range(Bound::Excluded(&Desc(9i64)), Bound::Included(&Desc(2i64)))?;
+//! let found: Vec<i32> = ranges.iter().flat_map(|r| table.range(r).map(|(_, ts)| *ts)).collect();
+//! assert_eq!(found, [5]);
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+//!
+//! Bounds are given in the field type's own order, which is its key order: for a
+//! [`Desc`](crate::Desc) or [`Reversed`](crate::field::Reversed) field, the larger value is
+//! the start. A salted key fixes its bucket first; [`Salt::fan_out`] repeats the bounds in
+//! every bucket when the bucket is not known.
+
+use std::ops::Bound;
+
+use crate::error::{Error, Result};
+use crate::field::EncodeField;
+use crate::field::text::EncodeText;
+use crate::format::Delimited;
+use crate::format::delimited::DelimitedKey;
+use crate::format::ordered::{EMPTY_FIELD, OrderedKey, SEPARATOR, append_escaped, append_terminated};
+use crate::key::Key;
+use crate::range::{KeyRange, KeyRanges, prefix_successor};
+use crate::salt::Salt;
+
+/// Scan bounds for an ordered key: fix leading fields with [`fix`](Self::fix), then ask for
+/// [`ranges`](Self::ranges), a [`range`](Self::range) of the next field, or the keys whose
+/// next field [`starts_with`](Self::starts_with) a prefix.
+#[derive(Clone, Debug)]
+pub struct OrderedScan {
+    /// The fixed fields, each terminated as if more fields follow.
+    prefix: Key,
+    /// How much of `prefix` a complete key keeps when every later field is empty and
+    /// dropped: up to the end of the last field that is not an empty ascending one.
+    kept: usize,
+    fields: usize,
+    fixed: usize,
+}
+
+impl OrderedScan {
+    /// Bounds for a key type of `fields` fields.
+    #[must_use]
+    pub fn new(fields: usize) -> Self {
+        OrderedScan { prefix: Key::new(), kept: 0, fields, fixed: 0 }
+    }
+
+    /// Bounds for the key type `K` (a tuple or a derived key).
+    #[must_use]
+    pub fn for_key<'de, K: OrderedKey<'de>>() -> Self {
+        OrderedScan::new(K::FIELDS)
+    }
+
+    /// Fixes the next field to `value`.
+    ///
+    /// # Errors
+    ///
+    /// When every field is fixed already, or the value cannot be encoded.
+    pub fn fix<T: EncodeField + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        let index = self.next_field()?;
+        let start = self.prefix.len();
+        match append_terminated(&mut self.prefix, value) {
+            Ok(empty) => {
+                if !empty {
+                    self.kept = if T::DESCENDING { self.prefix.len() } else { self.prefix.len() - SEPARATOR.len() };
+                }
+                self.fixed += 1;
+                Ok(self)
+            }
+            Err(e) => {
+                self.prefix.truncate(start);
+                Err(e.in_field(index, None, start))
+            }
+        }
+    }
+
+    fn next_field(&self) -> Result<usize> {
+        if self.fixed < self.fields {
+            Ok(self.fixed)
+        } else {
+            Err(Error::argument("scan field", format!("all {} fields of the key are fixed already", self.fields)))
+        }
+    }
+
+    /// The key whose fields after the fixed ones are all empty, and so dropped.
+    fn dropped_key(&self) -> Key {
+        if self.kept == 0 { Key::from(&EMPTY_FIELD[..]) } else { Key::from(&self.prefix[..self.kept]) }
+    }
+
+    /// Whether `dropped` lies just before `prefix` with no key of the type between them, so
+    /// one range can hold both.
+    fn touches(&self, dropped: &Key) -> bool {
+        self.prefix.len() == dropped.len() + SEPARATOR.len() && self.prefix.ends_with(&SEPARATOR)
+    }
+
+    /// The ranges of every key whose fixed fields have the fixed values: one range, or two
+    /// when a fixed field is empty (the key that drops it sorts apart from the others).
+    ///
+    /// ```
+    /// use rowkey::scan::OrderedScan;
+    ///
+    /// let mut scan = OrderedScan::new(3);
+    /// scan.fix("A")?.fix("")?;
+    /// // ("A", "", "") is the key `A`; ("A", "", "x") starts A 00 01 00 00 00 01.
+    /// assert_eq!(scan.ranges().len(), 2);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn ranges(&self) -> KeyRanges {
+        let dropped = self.dropped_key();
+        if self.fixed == self.fields {
+            return KeyRanges::from(KeyRange::key(&dropped));
+        }
+        let end = bound_after(&self.prefix);
+        self.with_dropped(Some(dropped), Bound::Included(self.prefix.clone()), end)
+    }
+
+    /// The main range `[start, end)` plus the dropped key when it belongs.
+    fn with_dropped(&self, dropped: Option<Key>, start: Bound<Key>, end: Bound<Key>) -> KeyRanges {
+        let mut ranges = KeyRanges::new();
+        match dropped {
+            Some(d) if matches!(&start, Bound::Included(s) if *s == self.prefix) && self.touches(&d) => {
+                ranges.push(KeyRange::new(Bound::Included(d), end));
+            }
+            Some(d) => {
+                ranges.push(KeyRange::key(&d));
+                ranges.push(KeyRange::new(start, end));
+            }
+            None => ranges.push(KeyRange::new(start, end)),
+        }
+        ranges
+    }
+
+    /// The keys whose fixed fields have the fixed values and whose next field is within
+    /// `start` and `end`, given in the field type's order.
+    ///
+    /// # Errors
+    ///
+    /// When every field is fixed already, or a bound cannot be encoded.
+    pub fn range<T: EncodeField + ?Sized>(&self, start: Bound<&T>, end: Bound<&T>) -> Result<KeyRanges> {
+        self.next_field()?;
+        let extended = |value: &T, terminated: bool| -> Result<Key> {
+            let mut key = self.prefix.clone();
+            if terminated || T::DESCENDING {
+                append_terminated(&mut key, value)?;
+            } else {
+                append_escaped(&mut key, value)?;
+            }
+            Ok(key)
+        };
+        // The smallest key with the field at a value is the prefix and the value's bytes; the
+        // first key past every key with it is the successor of the value's terminated form.
+        let low = match start {
+            Bound::Unbounded => Bound::Included(self.prefix.clone()),
+            Bound::Included(a) => Bound::Included(extended(a, false)?),
+            Bound::Excluded(a) => match prefix_successor(&extended(a, true)?) {
+                Some(after) => Bound::Included(after),
+                None => return Ok(KeyRanges::new()),
+            },
+        };
+        let high = match end {
+            Bound::Unbounded => bound_after(&self.prefix),
+            Bound::Excluded(b) => Bound::Excluded(extended(b, false)?),
+            Bound::Included(b) => bound_after(&extended(b, true)?),
+        };
+        // The dropped key has the field empty, the lowest value; it belongs when the bounds
+        // admit that value. A descending field is never dropped.
+        let is_empty = |value: &T| -> Result<bool> {
+            let mut bytes = Vec::new();
+            value.encode_field(&mut bytes)?;
+            Ok(bytes.is_empty())
+        };
+        let admits_empty = !T::DESCENDING
+            && match start {
+                Bound::Unbounded => true,
+                Bound::Included(a) => is_empty(a)?,
+                Bound::Excluded(_) => false,
+            }
+            && match end {
+                Bound::Unbounded | Bound::Included(_) => true,
+                Bound::Excluded(b) => !is_empty(b)?,
+            };
+        Ok(self.with_dropped(admits_empty.then(|| self.dropped_key()), low, high))
+    }
+
+    /// The keys whose fixed fields have the fixed values and whose next field starts with
+    /// `prefix` (a string or byte-string field).
+    ///
+    /// # Errors
+    ///
+    /// When every field is fixed already, or the prefix cannot be encoded.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::scan::OrderedScan;
+    ///
+    /// let mut scan = OrderedScan::new(2);
+    /// scan.fix("tenant-1")?;
+    /// let ranges = scan.starts_with("us")?;
+    /// assert!(ranges.contains(&("tenant-1", "user-9").to_key()?));
+    /// assert!(!ranges.contains(&("tenant-1", "u").to_key()?));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn starts_with<T: EncodeField + ?Sized>(&self, prefix: &T) -> Result<KeyRanges> {
+        self.next_field()?;
+        let mut bytes = self.prefix.clone();
+        append_escaped(&mut bytes, prefix)?;
+        if bytes.len() == self.prefix.len() {
+            return Ok(self.ranges());
+        }
+        Ok(KeyRanges::from(KeyRange::prefix(&bytes)))
+    }
+}
+
+/// The exclusive end past every key that starts with `prefix`.
+fn bound_after(prefix: &[u8]) -> Bound<Key> {
+    prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+/// Scan bounds for a delimited key. Every field is always written, so the keys with fixed
+/// leading fields are exactly those that start with them and the delimiter.
+///
+/// ```
+/// use rowkey::format::Delimited;
+/// use rowkey::scan::DelimitedScan;
+///
+/// let hash = Delimited::default();
+/// let mut scan = DelimitedScan::for_key::<(String, String, u32)>(&hash);
+/// scan.fix("user1")?;
+/// let ranges = scan.ranges();
+/// assert!(ranges.contains(&hash.to_key(&("user1", "x", 7u32))?));
+/// assert!(!ranges.contains(&hash.to_key(&("user10", "x", 7u32))?));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DelimitedScan {
+    format: Delimited,
+    prefix: Key,
+    fields: usize,
+    fixed: usize,
+}
+
+impl DelimitedScan {
+    /// Bounds for keys of `fields` fields in `format`.
+    #[must_use]
+    pub fn new(format: &Delimited, fields: usize) -> Self {
+        DelimitedScan { format: format.clone(), prefix: Key::new(), fields, fixed: 0 }
+    }
+
+    /// Bounds for the key type `K` in `format`.
+    #[must_use]
+    pub fn for_key<'de, K: DelimitedKey<'de>>(format: &Delimited) -> Self {
+        DelimitedScan::new(format, K::FIELDS)
+    }
+
+    fn next_field(&self) -> Result<usize> {
+        if self.fixed < self.fields {
+            Ok(self.fixed)
+        } else {
+            Err(Error::argument("scan field", format!("all {} fields of the key are fixed already", self.fields)))
+        }
+    }
+
+    /// Fixes the next field to `value`.
+    ///
+    /// # Errors
+    ///
+    /// When every field is fixed already, or the value breaks the sorted-mode rule.
+    pub fn fix<T: EncodeText + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        let index = self.next_field()?;
+        let start = self.prefix.len();
+        if let Err(e) = self.format.append_text(&mut self.prefix, index, None, value) {
+            self.prefix.truncate(start);
+            return Err(e);
+        }
+        self.fixed += 1;
+        if self.fixed < self.fields {
+            self.prefix.extend_from_slice(self.format.delimiter());
+        }
+        Ok(self)
+    }
+
+    /// The ranges of every key whose fixed fields have the fixed values.
+    #[must_use]
+    pub fn ranges(&self) -> KeyRanges {
+        if self.fixed == self.fields {
+            return KeyRanges::from(KeyRange::key(&self.prefix));
+        }
+        KeyRanges::from(KeyRange::new(Bound::Included(self.prefix.clone()), bound_after(&self.prefix)))
+    }
+
+    fn extended<T: EncodeText + ?Sized>(&self, value: &T, delimited: bool) -> Result<Key> {
+        let mut key = self.prefix.clone();
+        self.format.append_text(&mut key, self.fixed, None, value)?;
+        if delimited {
+            key.extend_from_slice(self.format.delimiter());
+        }
+        Ok(key)
+    }
+
+    /// The keys whose fixed fields have the fixed values and whose next field is within
+    /// `start` and `end`.
+    ///
+    /// # Errors
+    ///
+    /// When every field is fixed already, or a bound breaks the sorted-mode rule.
+    ///
+    /// ```
+    /// use rowkey::field::Padded;
+    /// use rowkey::format::Delimited;
+    /// use rowkey::scan::DelimitedScan;
+    /// use std::ops::Bound;
+    ///
+    /// let hash = Delimited::default();
+    /// let mut scan = DelimitedScan::new(&hash, 2);
+    /// scan.fix("sensor")?;
+    /// let may = scan.range(Bound::Included(&Padded::<u32, 8>(20200501)), Bound::Excluded(&Padded::<u32, 8>(20200601)))?;
+    /// assert!(may.contains(b"sensor#20200531"));
+    /// assert!(!may.contains(b"sensor#20200601"));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn range<T: EncodeText + ?Sized>(&self, start: Bound<&T>, end: Bound<&T>) -> Result<KeyRanges> {
+        self.next_field()?;
+        // A value's keys are the prefix, its text, and (unless it is the last field) the
+        // delimiter and more; the delimiter sorts below every byte a field holds.
+        let low = match start {
+            Bound::Unbounded => Bound::Included(self.prefix.clone()),
+            Bound::Included(a) => Bound::Included(self.extended(a, false)?),
+            Bound::Excluded(a) => match prefix_successor(&self.extended(a, true)?) {
+                Some(after) => Bound::Included(after),
+                None => return Ok(KeyRanges::new()),
+            },
+        };
+        let high = match end {
+            Bound::Unbounded => bound_after(&self.prefix),
+            Bound::Excluded(b) => Bound::Excluded(self.extended(b, false)?),
+            Bound::Included(b) => bound_after(&self.extended(b, true)?),
+        };
+        Ok(KeyRanges::from(KeyRange::new(low, high)))
+    }
+
+    /// The keys whose fixed fields have the fixed values and whose next field starts with
+    /// `prefix`.
+    ///
+    /// # Errors
+    ///
+    /// When every field is fixed already, or the prefix breaks the sorted-mode rule.
+    pub fn starts_with<T: EncodeText + ?Sized>(&self, prefix: &T) -> Result<KeyRanges> {
+        self.next_field()?;
+        Ok(KeyRanges::from(KeyRange::prefix(&self.extended(prefix, false)?)))
+    }
+}
+
+impl Salt {
+    /// The union of the ranges `per_bucket` gives for every bucket: the fan-out of a read
+    /// that does not know the salt source fields.
+    ///
+    /// # Errors
+    ///
+    /// The first error `per_bucket` returns.
+    ///
+    /// ```
+    /// use rowkey::salt::Salt;
+    /// use rowkey::scan::OrderedScan;
+    ///
+    /// let salt = Salt::farmhash(16)?;
+    /// let ranges = salt.fan_out(|bucket| {
+    ///     let mut scan = OrderedScan::new(3);
+    ///     scan.fix(&bucket)?.fix("phone")?;
+    ///     Ok(scan.ranges())
+    /// })?;
+    /// assert_eq!(ranges.len(), 16);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn fan_out(&self, mut per_bucket: impl FnMut(u32) -> Result<KeyRanges>) -> Result<KeyRanges> {
+        let mut all = KeyRanges::new();
+        for bucket in 0..self.buckets() {
+            all.extend(per_bucket(bucket)?);
+        }
+        Ok(all)
+    }
+}
