@@ -51,8 +51,8 @@ fn narrow(y: f64) -> Option<f32> {
 
 impl EncodeField for f64 {
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let (buf, n) = encode_i64(f64_to_ordered(*self));
-        out.write(&buf[..n]);
+        let (buf, start) = encode_i64(f64_to_ordered(*self));
+        out.write(&buf[start..]);
         Ok(())
     }
 }

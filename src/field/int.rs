@@ -6,34 +6,26 @@ use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 /// The longest orderedcode int64: a 10-bit length tag and 63 payload bits.
 pub(crate) const MAX_INT64_LEN: usize = 10;
 
-/// Encodes `x` as an orderedcode signed int64.
+/// Encodes `x` as an orderedcode signed int64: the encoding is `buf[start..]`.
 ///
 /// A non-negative value takes `n` bytes whose top `n` bits are ones, then a zero, then the
 /// value in the remaining `7n - 1` bits; `n` is the smallest that fits. A negative value is
 /// the bitwise complement of the encoding of `!x`, so that it sorts below every non-negative
-/// one and a larger magnitude sorts lower.
+/// one and a larger magnitude sorts lower. The bytes are built in one `u128` and written
+/// from its big-endian form, with no staging copy.
 #[inline]
-pub(crate) fn encode_i64(x: i64) -> ([u8; MAX_INT64_LEN], usize) {
-    let mut buf = [0u8; MAX_INT64_LEN];
-    if (-64..64).contains(&x) {
-        // One byte covers -64..64, the common case for small counters and enum indexes.
-        buf[0] = (x as u8) ^ 0x80;
-        return (buf, 1);
-    }
+pub(crate) fn encode_i64(x: i64) -> ([u8; 16], usize) {
     let negative = x < 0;
     let magnitude = if negative { !x } else { x }.cast_unsigned();
     let bits = u64::BITS - magnitude.leading_zeros();
     // The smallest n with 7n - 1 payload bits >= bits.
     let n = ((bits + 7) / 7) as usize;
     let tag = ((1u128 << n) - 1) << (7 * n);
-    let encoded = (u128::from(magnitude) | tag).to_be_bytes();
-    buf[..n].copy_from_slice(&encoded[16 - n..]);
+    let mut encoded = u128::from(magnitude) | tag;
     if negative {
-        for b in &mut buf[..n] {
-            *b = !*b;
-        }
+        encoded = !encoded;
     }
-    (buf, n)
+    (encoded.to_be_bytes(), 16 - n)
 }
 
 /// Decodes an orderedcode signed int64 that must span all of `bytes`.
@@ -107,8 +99,8 @@ macro_rules! via_i64 {
         impl EncodeField for $ty {
             #[inline]
             fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-                let (buf, n) = encode_i64(i64::from(*self));
-                out.write(&buf[..n]);
+                let (buf, start) = encode_i64(i64::from(*self));
+                out.write(&buf[start..]);
                 Ok(())
             }
         }
@@ -256,8 +248,8 @@ mod tests {
     use super::*;
 
     fn enc(x: i64) -> Vec<u8> {
-        let (buf, n) = encode_i64(x);
-        buf[..n].to_vec()
+        let (buf, start) = encode_i64(x);
+        buf[start..].to_vec()
     }
 
     #[test]
