@@ -50,6 +50,8 @@ pub mod range;
 mod row_key;
 pub mod salt;
 pub mod scan;
+#[cfg(feature = "proptest")]
+pub mod testing;
 pub mod transform;
 
 #[doc(hidden)]
