@@ -6,15 +6,14 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::str::FromStr;
 
-use smallvec::SmallVec;
-
 use crate::error::{Error, Result};
+use crate::key_buf::{INLINE, KeyBuf};
 
 /// How many bytes a [`Key`] holds before it moves to the heap.
 ///
-/// 56 keeps `size_of::<Key>()` at 64 bytes, one cache line, while covering the composite keys
+/// 62 keeps `size_of::<Key>()` at 64 bytes, one cache line, while covering the composite keys
 /// most schemas use (a device key of type, hex id and timestamp is about 25 bytes).
-pub const INLINE_CAPACITY: usize = 56;
+pub const INLINE_CAPACITY: usize = INLINE;
 
 /// An owned row key: the raw bytes a store sorts by.
 ///
@@ -32,9 +31,38 @@ pub const INLINE_CAPACITY: usize = 56;
 /// assert_eq!(r"phone#\x00\xff".parse::<Key>().unwrap(), key);
 /// assert!(Key::from("a") < Key::from("ab"));
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone)]
 pub struct Key {
-    bytes: SmallVec<[u8; INLINE_CAPACITY]>,
+    bytes: KeyBuf,
+}
+
+impl Default for Key {
+    fn default() -> Self {
+        Key::new()
+    }
+}
+
+impl PartialEq for Key {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
 }
 
 impl Key {
@@ -46,7 +74,7 @@ impl Key {
     #[must_use]
     #[inline]
     pub const fn new() -> Self {
-        Key { bytes: SmallVec::new_const() }
+        Key { bytes: KeyBuf::new() }
     }
 
     /// An empty key with room for `capacity` bytes (inline when it fits).
@@ -57,7 +85,7 @@ impl Key {
     /// ```
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        Key { bytes: SmallVec::with_capacity(capacity) }
+        Key { bytes: KeyBuf::with_capacity(capacity) }
     }
 
     /// The key's bytes.
@@ -68,7 +96,7 @@ impl Key {
     #[must_use]
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_slice()
     }
 
     /// How many bytes the key can hold without reallocating.
@@ -128,6 +156,13 @@ impl Key {
         self.bytes.push(byte);
     }
 
+    /// Appends `bytes` when none of them is `00`; otherwise appends nothing and returns
+    /// false. The ordered format's escaping takes this fast path for most fields.
+    #[inline(always)]
+    pub(crate) fn extend_if_no_nul(&mut self, bytes: &[u8]) -> bool {
+        self.bytes.extend_if_no_nul(bytes)
+    }
+
     /// Appends bytes.
     ///
     /// ```
@@ -135,7 +170,7 @@ impl Key {
     /// key.extend_from_slice(b"bc");
     /// assert_eq!(key, "abc");
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn extend_from_slice(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
@@ -170,7 +205,7 @@ impl Key {
     /// ```
     #[inline]
     pub fn as_mut_bytes(&mut self) -> &mut [u8] {
-        &mut self.bytes
+        self.bytes.as_mut_slice()
     }
 
     /// Renders the key readably; see the type's docs for the escaping rules.
@@ -272,14 +307,14 @@ pub(crate) fn write_readable(f: &mut fmt::Formatter<'_>, bytes: &[u8], quote: bo
 
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_readable(f, &self.bytes, false)
+        write_readable(f, self.as_bytes(), false)
     }
 }
 
 impl fmt::Debug for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Key(\"")?;
-        write_readable(f, &self.bytes, true)?;
+        write_readable(f, self.as_bytes(), true)?;
         f.write_str("\")")
     }
 }
@@ -304,31 +339,35 @@ impl Deref for Key {
 
     #[inline]
     fn deref(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_slice()
     }
 }
 
 impl AsRef<[u8]> for Key {
     fn as_ref(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_slice()
     }
 }
 
 impl Borrow<[u8]> for Key {
     fn borrow(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_slice()
     }
 }
 
 impl Extend<u8> for Key {
     fn extend<I: IntoIterator<Item = u8>>(&mut self, iter: I) {
-        self.bytes.extend(iter);
+        for byte in iter {
+            self.bytes.push(byte);
+        }
     }
 }
 
 impl From<&[u8]> for Key {
     fn from(bytes: &[u8]) -> Self {
-        Key { bytes: SmallVec::from_slice(bytes) }
+        let mut key = Key::with_capacity(bytes.len());
+        key.bytes.extend_from_slice(bytes);
+        key
     }
 }
 
@@ -347,11 +386,7 @@ impl From<&str> for Key {
 impl From<Vec<u8>> for Key {
     /// Keeps a short vector inline, and a long one's heap buffer as it is.
     fn from(bytes: Vec<u8>) -> Self {
-        if bytes.len() <= INLINE_CAPACITY {
-            Key::from(bytes.as_slice())
-        } else {
-            Key { bytes: SmallVec::from_vec(bytes) }
-        }
+        Key { bytes: KeyBuf::from_vec(bytes) }
     }
 }
 

@@ -45,6 +45,7 @@ mod error;
 pub mod field;
 pub mod format;
 pub mod key;
+mod key_buf;
 pub mod merge;
 pub mod range;
 mod row_key;

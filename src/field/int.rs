@@ -20,12 +20,24 @@ pub(crate) fn encode_i64(x: i64) -> ([u8; 16], usize) {
     let bits = u64::BITS - magnitude.leading_zeros();
     // The smallest n with 7n - 1 payload bits >= bits.
     let n = ((bits + 7) / 7) as usize;
+    let mut buf = [0u8; 16];
+    if n <= 8 {
+        // Up to 55 payload bits: the common case (timestamps, counters) fits one u64.
+        let tag = ((1u64 << n) - 1) << (7 * n);
+        let mut encoded = magnitude | tag;
+        if negative {
+            encoded = !encoded;
+        }
+        buf[8..].copy_from_slice(&encoded.to_be_bytes());
+        return (buf, 16 - n);
+    }
     let tag = ((1u128 << n) - 1) << (7 * n);
     let mut encoded = u128::from(magnitude) | tag;
     if negative {
         encoded = !encoded;
     }
-    (encoded.to_be_bytes(), 16 - n)
+    buf = encoded.to_be_bytes();
+    (buf, 16 - n)
 }
 
 /// Decodes an orderedcode signed int64 that must span all of `bytes`.

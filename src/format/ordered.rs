@@ -41,18 +41,12 @@ pub const ESCAPED_NUL: u8 = 0xff;
 struct Ascending<'a>(&'a mut Key);
 
 impl Sink for Ascending<'_> {
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, bytes: &[u8]) {
-        if !bytes.contains(&0) {
-            self.0.extend_from_slice(bytes);
+        if self.0.extend_if_no_nul(bytes) {
             return;
         }
-        for chunk in bytes.split_inclusive(|&b| b == 0) {
-            self.0.extend_from_slice(chunk);
-            if chunk.last() == Some(&0) {
-                self.0.push(ESCAPED_NUL);
-            }
-        }
+        self.write_escaped(bytes);
     }
 
     #[inline]
@@ -60,6 +54,19 @@ impl Sink for Ascending<'_> {
         self.0.push(byte);
         if byte == 0 {
             self.0.push(ESCAPED_NUL);
+        }
+    }
+}
+
+impl Ascending<'_> {
+    /// The slow path: a field that holds `00` bytes.
+    #[cold]
+    fn write_escaped(&mut self, bytes: &[u8]) {
+        for chunk in bytes.split_inclusive(|&b| b == 0) {
+            self.0.extend_from_slice(chunk);
+            if chunk.last() == Some(&0) {
+                self.0.push(ESCAPED_NUL);
+            }
         }
     }
 }
@@ -149,7 +156,7 @@ impl<'a> OrderedWriter<'a> {
         self.write(Some(name), value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write<T: EncodeField + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
         let index = self.next_field;
         self.next_field += 1;
