@@ -47,6 +47,25 @@ pub(crate) fn has_nul(src: &[u8]) -> bool {
     }
 }
 
+/// The offset of the first byte equal to `target` (`00`, or `ff` in a descending field),
+/// eight bytes at a time.
+#[inline]
+pub(crate) fn find_byte(src: &[u8], target: u8) -> Option<usize> {
+    let spread = u64::from(target) * 0x0101_0101_0101_0101;
+    let mut chunks = src.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let w = word(chunk) ^ spread;
+        let found = w.wrapping_sub(0x0101_0101_0101_0101) & !w & 0x8080_8080_8080_8080;
+        if found != 0 {
+            // The lowest flagged byte is exact: a borrow only flags bytes above a true match.
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == target).map(|i| offset + i)
+}
+
 /// Copies `src` into `dst` (of equal length) with fixed-size moves for short inputs: two
 /// overlapping words cover 8 to 16 bytes without a loop or a call.
 #[inline(always)]
@@ -223,6 +242,24 @@ mod tests {
                 // Bytes that confuse naive tricks: 0x80 and 0x01 next to the zero.
                 dirty[at] = 0x80;
                 assert!(!has_nul(&dirty), "{n} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_byte_finds_the_first_match() {
+        for n in 0..40 {
+            for target in [0x00, 0xff] {
+                let clean = vec![0x01_u8; n];
+                assert_eq!(find_byte(&clean, target), None);
+                for at in 0..n {
+                    let mut v = clean.clone();
+                    v[at] = target;
+                    if at + 1 < n {
+                        v[at + 1] = target; // a second match after the first
+                    }
+                    assert_eq!(find_byte(&v, target), Some(at), "{n} {at} {target}");
+                }
             }
         }
     }

@@ -62,12 +62,17 @@ pub(crate) fn decode_i64(bytes: &[u8]) -> Result<i64> {
             format!("its length tag says {n} bytes but the field has {}", bytes.len()),
         ));
     }
-    let mut encoded = 0u128;
-    for &b in bytes {
-        encoded = encoded << 8 | u128::from(b ^ flip);
-    }
     let payload_bits = 7 * n - 1;
-    let magnitude = encoded & ((1u128 << payload_bits) - 1);
+    let magnitude = if n <= 8 {
+        // Up to 55 payload bits: read the bytes as one u64, left-padded.
+        let mut word = [flip; 8];
+        word[8 - n..].copy_from_slice(bytes);
+        let encoded = u64::from_be_bytes(word) ^ u64::from_ne_bytes([flip; 8]);
+        u128::from(encoded & ((1u64 << payload_bits) - 1))
+    } else {
+        let encoded = bytes.iter().fold(0u128, |acc, &b| acc << 8 | u128::from(b ^ flip));
+        encoded & ((1u128 << payload_bits) - 1)
+    };
     if n > 1 && magnitude < 1u128 << (payload_bits - 7) {
         return Err(Error::NonCanonical {
             at: Location::default(),

@@ -29,6 +29,7 @@ use smallvec::SmallVec;
 use crate::error::{Error, Location, Result};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 use crate::key::Key;
+use crate::key_buf::find_byte;
 
 /// Ends every field but the last ascending one.
 pub const SEPARATOR: [u8; 2] = [0x00, 0x01];
@@ -330,7 +331,7 @@ impl<'de> OrderedReader<'de> {
         let mut segment = 0;
         let mut from = 0;
         let end = loop {
-            let Some(zero) = rest[from..].iter().position(|&b| b == flip).map(|i| from + i) else {
+            let Some(zero) = find_byte(&rest[from..], flip).map(|i| from + i) else {
                 if DESC {
                     return Err(Error::Truncated {
                         at: Location::at(self.bytes.len()),
