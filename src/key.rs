@@ -156,6 +156,18 @@ impl Key {
         self.bytes.push(byte);
     }
 
+    /// Clears the key and runs `write` on it; when `write` fails the key is left empty, so
+    /// a reused buffer never holds half a key.
+    #[inline(always)]
+    pub(crate) fn rewrite(&mut self, write: impl FnOnce(&mut Key) -> Result<()>) -> Result<()> {
+        self.clear();
+        let written = write(self);
+        if written.is_err() {
+            self.clear();
+        }
+        written
+    }
+
     /// Appends `bytes` when none of them is `00`; otherwise appends nothing and returns
     /// false. The ordered format's escaping takes this fast path for most fields.
     #[inline(always)]

@@ -7,19 +7,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 use rowkey::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use rowkey::testing::{
+    edge_bytes as edgy_bytes, edge_f64 as edgy_f64, edge_i64 as edgy_i64, edge_strings as edgy_string,
+    edge_u64 as edgy_u64,
+};
 use rowkey::{BigEndian, Desc, RowKey, RowKeyOwned};
-
-/// Bytes that stress the escaping: NUL, the separator's second byte, and the top bytes.
-fn edgy_bytes() -> impl Strategy<Value = Vec<u8>> {
-    let byte = prop_oneof![Just(0x00u8), Just(0x01), Just(0xfe), Just(0xff), any::<u8>()];
-    prop::collection::vec(byte, 0..8)
-}
-
-fn edgy_string() -> impl Strategy<Value = String> {
-    let ch =
-        prop_oneof![Just('\0'), Just('\u{1}'), Just('a'), Just('b'), Just('\u{ff}'), Just('\u{10ffff}'), any::<char>()];
-    prop::collection::vec(ch, 0..6).prop_map(|chars| chars.into_iter().collect())
-}
 
 /// Two values where one is often a prefix of the other.
 fn prefix_pair<T: Clone + Debug, S: Strategy<Value = T>>(
@@ -28,42 +20,6 @@ fn prefix_pair<T: Clone + Debug, S: Strategy<Value = T>>(
 ) -> impl Strategy<Value = (T, T)> {
     (base(), base(), any::<bool>())
         .prop_map(move |(a, b, extend)| if extend { (a.clone(), join(&a, &b)) } else { (a, b) })
-}
-
-fn edgy_i64() -> impl Strategy<Value = i64> {
-    prop_oneof![
-        Just(i64::MIN),
-        Just(i64::MAX),
-        Just(0),
-        Just(-1),
-        -130i64..130,
-        // Around each length class boundary: ±2^(7n-1).
-        (1u32..10, -2i64..2, any::<bool>()).prop_map(|(n, d, neg)| {
-            let edge = 1i64.checked_shl(7 * n - 1).unwrap_or(i64::MAX).saturating_add(d);
-            if neg { -edge } else { edge }
-        }),
-        any::<i64>()
-    ]
-}
-
-fn edgy_u64() -> impl Strategy<Value = u64> {
-    prop_oneof![Just(0u64), Just(u64::MAX), Just(255), Just(256), (0u32..64).prop_map(|s| 1u64 << s), any::<u64>()]
-}
-
-fn edgy_f64() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        Just(-0.0),
-        Just(0.0),
-        Just(f64::NAN),
-        Just(-f64::NAN),
-        Just(f64::INFINITY),
-        Just(f64::NEG_INFINITY),
-        Just(f64::MIN_POSITIVE),
-        Just(-5e-324),
-        Just(f64::MAX),
-        any::<f64>(),
-        any::<u64>().prop_map(f64::from_bits)
-    ]
 }
 
 fn edgy_time() -> impl Strategy<Value = SystemTime> {

@@ -192,18 +192,12 @@ impl Delimited {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode_into<'de, T: DelimitedKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
-        out.clear();
-        let mut w = DelimitedWriter { format: self, out, fields: 0 };
-        match value.write_fields(&mut w) {
-            Ok(()) => {
-                w.finish();
-                Ok(())
-            }
-            Err(e) => {
-                out.clear();
-                Err(e)
-            }
-        }
+        out.rewrite(|out| {
+            let mut w = DelimitedWriter { format: self, out, fields: 0 };
+            value.write_fields(&mut w)?;
+            w.finish();
+            Ok(())
+        })
     }
 
     /// Decodes a key. Any bytes are accepted: ones that are not a key of this type and
@@ -413,17 +407,4 @@ macro_rules! tuple_keys {
     )+};
 }
 
-tuple_keys! {
-    (1; A.0)
-    (2; A.0, B.1)
-    (3; A.0, B.1, C.2)
-    (4; A.0, B.1, C.2, D.3)
-    (5; A.0, B.1, C.2, D.3, E.4)
-    (6; A.0, B.1, C.2, D.3, E.4, F.5)
-    (7; A.0, B.1, C.2, D.3, E.4, F.5, G.6)
-    (8; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
-    (9; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
-    (10; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
-    (11; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
-    (12; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
-}
+crate::row_key::for_each_tuple!(tuple_keys);

@@ -505,18 +505,12 @@ pub(crate) fn append_escaped<T: EncodeField + ?Sized>(out: &mut Key, value: &T) 
 
 /// Clears `out` and writes `value` as a whole ordered key; on error `out` is left empty.
 pub(crate) fn encode_key<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key) -> Result<()> {
-    out.clear();
-    let mut w = OrderedWriter::new(out);
-    match value.write_fields(&mut w) {
-        Ok(()) => {
-            w.finish();
-            Ok(())
-        }
-        Err(e) => {
-            out.clear();
-            Err(e)
-        }
-    }
+    out.rewrite(|out| {
+        let mut w = OrderedWriter::new(out);
+        value.write_fields(&mut w)?;
+        w.finish();
+        Ok(())
+    })
 }
 
 /// Reads a whole ordered key of type `T`.

@@ -212,19 +212,13 @@ impl Salt {
     /// A bucket not below [`buckets`](Self::buckets), and what encoding `key` returns.
     pub fn encode_ordered_into<'b, K: OrderedKey<'b>>(&self, bucket: u32, key: &K, out: &mut Key) -> Result<()> {
         let bucket = self.checked_bucket(bucket)?;
-        out.clear();
-        let mut w = OrderedWriter::new(out);
-        let written = w.named_field("bucket", &bucket).and_then(|w| key.write_fields(w));
-        match written {
-            Ok(()) => {
-                w.finish();
-                Ok(())
-            }
-            Err(e) => {
-                out.clear();
-                Err(e)
-            }
-        }
+        out.rewrite(|out| {
+            let mut w = OrderedWriter::new(out);
+            w.named_field("bucket", &bucket)?;
+            key.write_fields(&mut w)?;
+            w.finish();
+            Ok(())
+        })
     }
 
     /// Reads an ordered salted key: the bucket and the key behind it.
