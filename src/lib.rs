@@ -44,6 +44,7 @@
 mod error;
 pub mod field;
 pub mod format;
+pub mod hotspot;
 pub mod key;
 mod key_buf;
 pub mod merge;
@@ -51,6 +52,7 @@ pub mod range;
 mod row_key;
 pub mod salt;
 pub mod scan;
+pub mod schema;
 #[cfg(feature = "proptest")]
 pub mod testing;
 pub mod transform;

@@ -1,0 +1,587 @@
+//! Code generation: parse, validate, then the impls for the key's format and its schema.
+//!
+//! Generated code names the runtime only through `::rowkey::__private` (or the `crate = "..."`
+//! path) and the standard library only through `::core` and `__private`, so it compiles under
+//! `#![no_implicit_prelude]` and next to any user item names. Locals it introduces are
+//! `mixed_site` and prefixed `rowkey_`, so neither the user's locals nor constants collide
+//! with them.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, GenericParam, Generics, Ident, Lifetime, LifetimeParam, WherePredicate};
+
+use crate::ast::{Field, Input};
+use crate::attr::SaltHash;
+use crate::codec::{self, Lifetimes};
+use crate::ctxt::Ctxt;
+use crate::{fallback, schema, valid};
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::default();
+    let model = Input::from_syn(&cx, input);
+    if let Some(model) = &model {
+        valid::check(&cx, model);
+    }
+    match (cx.check(), model) {
+        (Ok(()), Some(model)) => expand(&model),
+        (Err(errors), _) => fallback::expand(input, &errors),
+        (Ok(()), None) => unreachable!("a model is missing only after an error"),
+    }
+}
+
+/// A local variable of generated code. `mixed_site` keeps the user's locals out, but a
+/// pattern still resolves to a constant in scope with the same name, so the names are
+/// prefixed to stay clear of the user's items too.
+fn local(name: &str) -> Ident {
+    Ident::new(&format!("rowkey_{name}"), Span::mixed_site())
+}
+
+/// What every impl needs: the paths, the generics with `'de`, and the field bounds.
+struct Context<'i, 'a> {
+    input: &'i Input<'a>,
+    /// `::rowkey::__private`.
+    p: TokenStream,
+    lifetimes: Lifetimes,
+    /// `FlattenOrdered` or `FlattenDelimited`: what a flattened field's type implements.
+    flatten: TokenStream,
+}
+
+fn expand(input: &Input<'_>) -> TokenStream {
+    let krate = input.crate_path();
+    let p = quote!(#krate::__private);
+    let flatten = if input.is_delimited() { quote!(#p::FlattenDelimited) } else { quote!(#p::FlattenOrdered) };
+    let cx = Context { input, p, lifetimes: lifetimes(input.generics), flatten };
+    let schema = schema_impls(&cx);
+    let assertions = flatten_assertions(&cx);
+    let format = if input.is_delimited() { delimited_impls(&cx) } else { ordered_impls(&cx) };
+    let scan = scan_builder(&cx);
+    quote! {
+        #schema
+        #format
+        #assertions
+        #scan
+    }
+}
+
+fn lifetimes(generics: &Generics) -> Lifetimes {
+    let own: Vec<Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    let name = if own.iter().any(|l| l.ident == "de") { "'__de" } else { "'de" };
+    Lifetimes { de: Lifetime::new(name, Span::call_site()), own }
+}
+
+impl Context<'_, '_> {
+    /// `impl<'de: 'a + ..., 'a, T> ... where <struct bounds> + <field bounds>`.
+    fn generics_with_de(&self, bound: impl Fn(&Field<'_>) -> Vec<TokenStream>) -> (TokenStream, TokenStream) {
+        let mut generics = self.input.generics.clone();
+        let mut de = LifetimeParam::new(self.lifetimes.de.clone());
+        de.bounds.extend(self.lifetimes.own.iter().cloned());
+        generics.params.insert(0, GenericParam::Lifetime(de));
+        self.split(generics, bound)
+    }
+
+    fn generics_plain(&self, bound: impl Fn(&Field<'_>) -> Vec<TokenStream>) -> (TokenStream, TokenStream) {
+        self.split(self.input.generics.clone(), bound)
+    }
+
+    fn split(
+        &self,
+        mut generics: Generics,
+        bound: impl Fn(&Field<'_>) -> Vec<TokenStream>,
+    ) -> (TokenStream, TokenStream) {
+        let where_clause = generics.make_where_clause();
+        for field in self.input.key_fields() {
+            for predicate in bound(field) {
+                where_clause.predicates.push(syn::parse2::<WherePredicate>(predicate).expect("a where predicate"));
+            }
+        }
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        (impl_generics.to_token_stream(), where_clause.to_token_stream())
+    }
+
+    /// `Reading<'a, T>`.
+    fn self_type(&self) -> TokenStream {
+        let ident = self.input.ident;
+        let (_, ty_generics, _) = self.input.generics.split_for_impl();
+        quote!(#ident #ty_generics)
+    }
+
+    fn de(&self) -> &Lifetime {
+        &self.lifetimes.de
+    }
+
+    /// `Inner: FlattenOrdered<'de>` for a flattened field: every impl that uses the field
+    /// assumes it, so a type that does not derive `RowKey` is reported once, by
+    /// [`flatten_assertions`], not again in each generated body. A type with lifetimes gets
+    /// no bound: `Inner<'a>` is written and `Inner<'de>` read, and bounds on both would be
+    /// ambiguous to the trait solver; its impl is then found directly.
+    fn flatten_bound(&self, field: &Field<'_>) -> Vec<TokenStream> {
+        if !field.is_flatten() || has_lifetime(field.ty.to_token_stream()) {
+            return Vec::new();
+        }
+        let (ty, de, flatten) = (field.ty, self.de(), &self.flatten);
+        vec![quote!(#ty: #flatten<#de>)]
+    }
+
+    /// The bounds a field needs: a flattened one's, or for a field whose type names a type
+    /// parameter, `T: EncodeField + DecodeField<'de>`.
+    fn field_bound(&self, field: &Field<'_>, traits: &TokenStream) -> Vec<TokenStream> {
+        if field.is_flatten() {
+            return self.flatten_bound(field);
+        }
+        let ty = self.lifetimes.decoded(field.ty);
+        if mentions_type_param(field, self.input.generics) { vec![quote!(#ty: #traits)] } else { Vec::new() }
+    }
+}
+
+/// Whether the field's type names one of the struct's type parameters: such fields get
+/// where-bounds, the others are checked where they are used.
+fn mentions_type_param(field: &Field<'_>, generics: &Generics) -> bool {
+    fn walk(tokens: TokenStream, params: &[&Ident]) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
+            proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    let params: Vec<&Ident> = generics.type_params().map(|t| &t.ident).collect();
+    !params.is_empty() && walk(field.ty.to_token_stream(), &params)
+}
+
+fn has_lifetime(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Punct(p) => p.as_char() == '\'',
+        proc_macro2::TokenTree::Group(group) => has_lifetime(group.stream()),
+        _ => false,
+    })
+}
+
+/// `KeySchema`, and the inherent `SCHEMA` constant.
+fn schema_impls(cx: &Context<'_, '_>) -> TokenStream {
+    let p = &cx.p;
+    let (de, flatten) = (cx.de(), &cx.flatten);
+    let value = schema::schema_value(cx.input, p, |field| {
+        let ty = cx.lifetimes.decoded(field.ty);
+        quote!(<#ty as #flatten<#de>>::SCHEMA)
+    });
+    // A flattened field's schema comes through its `'de` bound, so the impls take `'de` too.
+    let (impl_generics, where_clause) = if cx.input.key_fields().any(Field::is_flatten) {
+        cx.generics_with_de(|field| cx.flatten_bound(field))
+    } else {
+        cx.generics_plain(|_| Vec::new())
+    };
+    let self_type = cx.self_type();
+    let doc = format!(
+        "The layout of `{}` keys: format, prefix, salt and fields, for schema export and key inspection.",
+        cx.input.ident
+    );
+    quote! {
+        impl #impl_generics #p::KeySchema for #self_type #where_clause {
+            const SCHEMA: #p::Schema = #value;
+        }
+
+        impl #impl_generics #self_type #where_clause {
+            #[doc = #doc]
+            pub const SCHEMA: #p::Schema = <Self as #p::KeySchema>::SCHEMA;
+        }
+    }
+}
+
+/// One check per flattened field that its type can be flattened, spanned on the type. Types
+/// that name the struct's type parameters are left to the where-bounds, which check them
+/// where the key is used.
+fn flatten_assertions(cx: &Context<'_, '_>) -> TokenStream {
+    let p = &cx.p;
+    let de = cx.de();
+    let assert =
+        if cx.input.is_delimited() { quote!(assert_flatten_delimited) } else { quote!(assert_flatten_ordered) };
+    let checks: Vec<_> = cx
+        .input
+        .key_fields()
+        .filter(|f| f.is_flatten() && !mentions_type_param(f, cx.input.generics))
+        .map(|field| {
+            let ty = cx.lifetimes.decoded(field.ty);
+            quote_spanned!(field.ty.span()=> #p::#assert::<#de, #ty>();)
+        })
+        .collect();
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    let (impl_generics, where_clause) = cx.generics_with_de(|_| Vec::new());
+    quote! {
+        const _: () = {
+            #[allow(dead_code)]
+            fn flatten_check #impl_generics () #where_clause {
+                #(#checks)*
+            }
+        };
+    }
+}
+
+/// The number of key fields: `1 + 1 + 3 + <inner fields>`.
+fn field_count(cx: &Context<'_, '_>, flattened: impl Fn(&TokenStream) -> TokenStream) -> TokenStream {
+    let attrs = &cx.input.attrs;
+    let fixed = usize::from(attrs.prefix.is_some())
+        + usize::from(attrs.salt.is_some())
+        + cx.input.key_fields().filter(|f| !f.is_flatten()).count();
+    let fixed = Literal::usize_unsuffixed(fixed);
+    let nested = cx.input.key_fields().filter(|f| f.is_flatten()).map(|f| flattened(&cx.lifetimes.decoded(f.ty)));
+    quote!(#fixed #(+ #nested)*)
+}
+
+/// `let salt = Salt::new(...)?;`, and the expression for the bucket of the source fields of
+/// `value` (`self` when writing, the decoded struct when reading).
+fn salt(cx: &Context<'_, '_>, value: &TokenStream) -> Option<(TokenStream, TokenStream)> {
+    let salt_attr = cx.input.attrs.salt.as_ref()?;
+    let p = &cx.p;
+    let (salt, writer) = (local("salt"), local("source"));
+    let buckets = Literal::u32_unsuffixed(salt_attr.buckets);
+    let hash = match salt_attr.hash {
+        SaltHash::FarmHash => quote!(FarmHash),
+        SaltHash::Modulo => quote!(Modulo),
+    };
+    let sources = salt_attr.from.iter().filter_map(|ident| cx.input.field_named(ident)).map(|field| {
+        let (ident, name) = (field.ident, field.name());
+        quote!(#writer.named_field(#name, &#value.#ident)?;)
+    });
+    let make = quote!(let #salt = #p::Salt::new(#buckets, #p::SaltHash::#hash)?;);
+    let bucket = quote! {
+        #p::bucket(&#salt, |#writer| {
+            #(#sources)*
+            ::core::result::Result::Ok(())
+        })?
+    };
+    Some((make, bucket))
+}
+
+fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
+    let p = &cx.p;
+    let de = cx.de();
+    let input = cx.input;
+    let (w, r, value, out, bytes) = (local("w"), local("r"), local("value"), local("out"), local("bytes"));
+    let (impl_generics, where_clause) =
+        cx.generics_with_de(|field| cx.field_bound(field, &quote!(#p::EncodeField + #p::DecodeField<#de>)));
+    let self_type = cx.self_type();
+    let fields = field_count(cx, |ty| quote!(#p::ordered_fields::<#de, #ty>()));
+    let max_len = Literal::usize_unsuffixed(input.max_len());
+    let this = quote!(self);
+    let this_value = value.to_token_stream();
+
+    let (write_prefix, read_prefix) = match &input.attrs.prefix {
+        Some(lit) => {
+            let at = local("prefix_at");
+            (
+                quote!(#w.named_field(#p::Schema::PREFIX_FIELD, #lit)?;),
+                quote! {
+                    let #at = #r.position();
+                    #p::check_prefix(&#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::PREFIX_FIELD)?, #lit, 0, #at)?;
+                },
+            )
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    let (write_bucket, read_bucket, check_bucket) = match (salt(cx, &this), salt(cx, &this_value)) {
+        (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
+            let (found, at) = (local("bucket"), local("bucket_at"));
+            let index = Literal::usize_unsuffixed(usize::from(input.attrs.prefix.is_some()));
+            (
+                quote! {
+                    #make
+                    #w.named_field(#p::Schema::BUCKET_FIELD, &#bucket)?;
+                },
+                quote! {
+                    let #at = #r.position();
+                    let #found = #r.named_field::<u32>(#p::Schema::BUCKET_FIELD)?;
+                },
+                quote! {
+                    #make_again
+                    #p::check_bucket(#found, #bucket_of_value, #index, #at)?;
+                },
+            )
+        }
+        _ => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
+    };
+    let writes =
+        field_writes(cx, &w, &quote!(#p::write_ordered), |name, value| quote!(#w.named_field(#name, #value)?;));
+    let reads = field_reads(cx, &r, &quote!(#p::read_ordered), |name, ty| quote!(#r.named_field::<#ty>(#name)?));
+
+    quote! {
+        impl #impl_generics #p::OrderedKey<#de> for #self_type #where_clause {
+            const FIELDS: usize = #fields;
+
+            #[inline]
+            fn write_fields(&self, #w: &mut #p::OrderedWriter<'_>) -> #p::Result<()> {
+                #write_prefix
+                #write_bucket
+                #(#writes)*
+                ::core::result::Result::Ok(())
+            }
+
+            #[inline]
+            fn read_fields(#r: &mut #p::OrderedReader<#de>) -> #p::Result<Self> {
+                #read_prefix
+                #read_bucket
+                let #value = Self { #(#reads,)* };
+                #check_bucket
+                ::core::result::Result::Ok(#value)
+            }
+        }
+
+        impl #impl_generics #p::RowKey<#de> for #self_type #where_clause {
+            #[inline]
+            fn encode_into(&self, #out: &mut #p::Key) -> #p::Result<()> {
+                #p::encode_ordered(self, #out, #max_len)
+            }
+
+            #[inline]
+            fn from_key(#bytes: &#de [u8]) -> #p::Result<Self> {
+                #p::decode_ordered(#bytes)
+            }
+        }
+
+        impl #impl_generics #p::FlattenOrdered<#de> for #self_type #where_clause {
+            const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
+        }
+    }
+}
+
+fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
+    let p = &cx.p;
+    let de = cx.de();
+    let input = cx.input;
+    let delimiter = input.attrs.delimited.as_ref().expect("a delimited key");
+    let (w, r, value, index) = (local("w"), local("r"), local("value"), local("index"));
+    let (out, bytes) = (local("out"), local("bytes"));
+    let (impl_generics, where_clause) =
+        cx.generics_with_de(|field| cx.field_bound(field, &quote!(#p::EncodeText + #p::DecodeText<#de>)));
+    let self_type = cx.self_type();
+    let fields = field_count(cx, |ty| quote!(#p::delimited_fields::<#de, #ty>()));
+    let max_len = Literal::usize_unsuffixed(input.max_len());
+    let some = quote!(::core::option::Option::Some);
+    let this = quote!(self);
+    let this_value = value.to_token_stream();
+
+    let (write_prefix, read_prefix, prefix_alphabet) = match &input.attrs.prefix {
+        Some(lit) => (
+            quote!(#w.field(#some(#p::Schema::PREFIX_FIELD), #lit)?;),
+            quote!(#p::check_prefix(#r.field::<&#de [u8]>(#some(#p::Schema::PREFIX_FIELD))?, #lit, 0, 0)?;),
+            quote! {
+                if #index == 0 {
+                    return ::core::option::Option::None;
+                }
+                #index -= 1;
+            },
+        ),
+        None => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
+    };
+    let (write_bucket, read_bucket, check_bucket, bucket_alphabet) = match (salt(cx, &this), salt(cx, &this_value)) {
+        (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
+            let (salt, found) = (local("salt"), local("bucket"));
+            let index_of = Literal::usize_unsuffixed(usize::from(input.attrs.prefix.is_some()));
+            // The offset of a top-level key's bucket: after the prefix and its delimiter.
+            let offset = Literal::usize_unsuffixed(
+                input.attrs.prefix.as_ref().map_or(0, |lit| lit.value().len() + delimiter.value().len()),
+            );
+            (
+                quote! {
+                    #make
+                    #w.field(#some(#p::Schema::BUCKET_FIELD), &#p::BucketText { bucket: #bucket, width: #salt.text_width() })?;
+                },
+                quote!(let #found = #r.field::<#p::BucketDigits>(#some(#p::Schema::BUCKET_FIELD))?;),
+                quote! {
+                    #make_again
+                    #p::check_bucket_text(#found, #bucket_of_value, &#salt, #index_of, #offset)?;
+                },
+                quote! {
+                    if #index == 0 {
+                        return ::core::option::Option::Some(#p::Alphabet::DIGITS);
+                    }
+                    #index -= 1;
+                },
+            )
+        }
+        _ => Default::default(),
+    };
+    let writes =
+        field_writes(cx, &w, &quote!(#p::write_delimited), |name, value| quote!(#w.field(#some(#name), #value)?;));
+    let reads = field_reads(cx, &r, &quote!(#p::read_delimited), |name, ty| quote!(#r.field::<#ty>(#some(#name))?));
+    let alphabets = field_alphabets(cx, &index);
+    let delimiter_text = delimiter.value();
+
+    quote! {
+        impl #impl_generics #p::DelimitedKey<#de> for #self_type #where_clause {
+            const FIELDS: usize = #fields;
+
+            fn alphabet(mut #index: usize) -> ::core::option::Option<#p::Alphabet> {
+                #prefix_alphabet
+                #bucket_alphabet
+                #(#alphabets)*
+                let _ = #index;
+                ::core::option::Option::None
+            }
+
+            #[inline]
+            fn write_fields(&self, #w: &mut #p::DelimitedWriter<'_>) -> #p::Result<()> {
+                #write_prefix
+                #write_bucket
+                #(#writes)*
+                ::core::result::Result::Ok(())
+            }
+
+            #[inline]
+            fn read_fields(#r: &mut #p::DelimitedReader<'_, #de>) -> #p::Result<Self> {
+                #read_prefix
+                #read_bucket
+                let #value = Self { #(#reads,)* };
+                #check_bucket
+                ::core::result::Result::Ok(#value)
+            }
+        }
+
+        impl #impl_generics #p::RowKey<#de> for #self_type #where_clause {
+            #[inline]
+            fn encode_into(&self, #out: &mut #p::Key) -> #p::Result<()> {
+                #p::encode_delimited(#delimiter_text, self, #out, #max_len)
+            }
+
+            #[inline]
+            fn from_key(#bytes: &#de [u8]) -> #p::Result<Self> {
+                #p::decode_delimited(#delimiter_text, #bytes)
+            }
+        }
+
+        impl #impl_generics #p::FlattenDelimited<#de> for #self_type #where_clause {
+            const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
+        }
+    }
+}
+
+/// `write_fields`' statements for the struct's fields (after the prefix and bucket).
+fn field_writes(
+    cx: &Context<'_, '_>,
+    w: &Ident,
+    write_flattened: &TokenStream,
+    write: impl Fn(String, TokenStream) -> TokenStream,
+) -> Vec<TokenStream> {
+    let p = &cx.p;
+    let fields = cx.input.key_fields().map(|field| {
+        let ident = field.ident;
+        if field.is_flatten() {
+            return quote!(#write_flattened(&self.#ident, #w)?;);
+        }
+        write(field.name(), codec::encode_ref(field, p, &quote!(self.#ident)))
+    });
+    fields.collect()
+}
+
+/// `read_fields`' struct literal fields: each key field read in order, skipped ones from
+/// `Default`. `read` reads a field of a given name and decode type.
+fn field_reads(
+    cx: &Context<'_, '_>,
+    r: &Ident,
+    read_flattened: &TokenStream,
+    read: impl Fn(String, TokenStream) -> TokenStream,
+) -> Vec<TokenStream> {
+    let fields = cx.input.fields.iter().map(|field| {
+        let ident = field.ident;
+        let value = if !field.in_key() {
+            default_value(field)
+        } else if field.is_flatten() {
+            let ty = cx.lifetimes.decoded(field.ty);
+            quote!(#read_flattened::<#ty>(#r)?)
+        } else {
+            codec::unwrap(field, read(field.name(), codec::decode_type(field, &cx.p, &cx.lifetimes)))
+        };
+        quote!(#ident: #value)
+    });
+    fields.collect()
+}
+
+/// The body of `DelimitedKey::alphabet` for the struct's fields: counts `index` down field by
+/// field, a flattened one by its own field count.
+fn field_alphabets(cx: &Context<'_, '_>, index: &Ident) -> Vec<TokenStream> {
+    let (p, de) = (&cx.p, cx.de());
+    let fields = cx.input.key_fields().map(|field| {
+        if field.is_flatten() {
+            let ty = cx.lifetimes.decoded(field.ty);
+            quote! {
+                if #index < #p::delimited_fields::<#de, #ty>() {
+                    return #p::delimited_alphabet::<#de, #ty>(#index);
+                }
+                #index -= #p::delimited_fields::<#de, #ty>();
+            }
+        } else {
+            let ty = codec::decode_type(field, p, &cx.lifetimes);
+            quote! {
+                if #index == 0 {
+                    return <#ty as #p::EncodeText>::ALPHABET;
+                }
+                #index -= 1;
+            }
+        }
+    });
+    fields.collect()
+}
+
+/// A skipped field's value on decode. Spanned on the field's type, so a type without
+/// `Default` is reported there.
+fn default_value(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
+}
+
+/// The typestate scan builder, `T::scan()`: NOT GENERATED YET, by design of this change. It
+/// waits for the runtime's field-aligned bounds (`rowkey::scan::{OrderedScan, DelimitedScan}`
+/// and `Salt::fan_out`) to settle. When it lands, this emits, from the model alone:
+///
+/// - `T::scan()` returning the builder in its first state, and one state type per key field
+///   in key order (`Input::key_fields`), each with one method named after the field
+///   (`Field::ident`) taking `Field::scan_arg_type()` (`&str` for a `String`) and moving to
+///   the next state, so fixing field 3 before field 2 does not compile. A flattened field
+///   (`Field::is_flatten`) is fixed whole, with a value of its type.
+/// - On the next field only: a range method taking bounds in the field's own order, written
+///   through the same wrapper as the key (`codec::encode_ref`; the runtime builders take
+///   bounds in key order, so `Field::scan_reverses_order()` says when to swap them), except
+///   for `bit_reverse` and `reverse_domain` fields, whose key order is not their values'
+///   order; and `starts_with` when `Field::scan_starts_with()`.
+/// - `.ranges()` in every state: the prefix field (`attrs.prefix`), then the bucket: one
+///   range when every `attrs.salt.from` field is fixed (computed with `__private::bucket`
+///   exactly as `write_fields` does), else `Salt::fan_out` over `attrs.salt.buckets`; in the
+///   delimited format the bucket is fixed as `__private::BucketText`.
+fn scan_builder(cx: &Context<'_, '_>) -> TokenStream {
+    let _ = cx;
+    quote!()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::derive;
+
+    fn expand(source: &str) -> String {
+        derive(&syn::parse_str(source).expect("a struct")).to_string()
+    }
+
+    #[test]
+    fn crate_path_is_the_only_way_to_the_runtime() {
+        let out = expand(
+            r##"#[rowkey(crate = "rk", delimited = "#", prefix = "p", salt(buckets = 4, from = [a]))]
+               struct K { a: u32, #[rowkey(flatten)] b: Inner, #[rowkey(skip)] c: u8 }"##,
+        );
+        assert!(out.contains("rk :: __private"), "{out}");
+        assert!(!out.contains("rowkey ::"), "{out}");
+        // The standard library only through `::core` and the runtime's re-exports.
+        assert!(!out.contains(":: std ::") && !out.contains(":: alloc ::"), "{out}");
+    }
+
+    #[test]
+    fn every_error_is_reported_with_stubs() {
+        let out = expand(
+            r##"#[rowkey(delimited = "#", salt(buckets = 0, from = [missing]), bogus)]
+               struct K { #[rowkey(hex)] a: String, #[rowkey(width = 0)] b: u32 }"##,
+        );
+        assert_eq!(out.matches("compile_error").count(), 5, "{out}");
+        for stub in ["RowKey <", "OrderedKey <", "DelimitedKey <", "KeySchema for", "FlattenOrdered <"] {
+            assert!(out.contains(stub), "no stub {stub}: {out}");
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The `SCHEMA` constant: a static description of the key, built from the same model the
+//! codecs are, so that it names exactly the encodings the key is written with.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{ToTokens, quote};
+
+use crate::ast::{Field, Input};
+use crate::attr::SaltHash;
+use crate::types::{Bytes, Class};
+
+/// The `rowkey::schema::Schema` value for the key.
+/// `flattened` gives the `&'static Schema` of a flattened field's type.
+pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Field<'_>) -> TokenStream) -> TokenStream {
+    let type_name = input.ident.to_string();
+    let format = match &input.attrs.delimited {
+        Some(lit) => quote!(#p::Format::Delimited(#lit)),
+        None => quote!(#p::Format::Ordered),
+    };
+    let prefix = match &input.attrs.prefix {
+        Some(lit) => quote!(::core::option::Option::Some(#lit)),
+        None => quote!(::core::option::Option::None),
+    };
+    let salt = match &input.attrs.salt {
+        Some(salt) => {
+            let buckets = Literal::u32_unsuffixed(salt.buckets);
+            let hash = match salt.hash {
+                SaltHash::FarmHash => quote!(#p::SaltHash::FarmHash),
+                SaltHash::Modulo => quote!(#p::SaltHash::Modulo),
+            };
+            let from =
+                salt.from.iter().map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), Field::name));
+            quote!(::core::option::Option::Some(#p::SaltSchema { buckets: #buckets, hash: #hash, from: &[#(#from),*] }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let max_len = Literal::usize_unsuffixed(input.max_len());
+    let fields = input.key_fields().map(|field| field_schema(field, input.is_delimited(), p, &flattened));
+    quote! {
+        #p::Schema {
+            type_name: #type_name,
+            format: #format,
+            prefix: #prefix,
+            salt: #salt,
+            max_len: #max_len,
+            fields: &[#(#fields),*],
+        }
+    }
+}
+
+fn field_schema(
+    field: &Field<'_>,
+    delimited: bool,
+    p: &TokenStream,
+    flattened: &impl Fn(&Field<'_>) -> TokenStream,
+) -> TokenStream {
+    let name = field.name();
+    let rust_name = field.rust_name();
+    let rust_type = type_text(field.ty);
+    let encoding = if field.is_flatten() {
+        let schema = flattened(field);
+        quote!(#p::Encoding::Flattened(#schema))
+    } else {
+        encoding(field, delimited, p)
+    };
+    let transform = transform(field, p);
+    let optional = field.shape.optional;
+    let descending = field.attrs.desc.is_some();
+    let monotonic = field.attrs.monotonic.is_some();
+    quote! {
+        #p::FieldSchema {
+            name: #name,
+            rust_name: #rust_name,
+            rust_type: #rust_type,
+            encoding: #encoding,
+            transform: #transform,
+            optional: #optional,
+            descending: #descending,
+            monotonic: #monotonic,
+        }
+    }
+}
+
+/// The encoding of the bytes the key holds for `field` (of the transformed value, if any).
+fn encoding(field: &Field<'_>, delimited: bool, p: &TokenStream) -> TokenStream {
+    let attrs = &field.attrs;
+    let decimal = |width: u32, signed: bool| {
+        let width = Literal::u8_unsuffixed(u8::try_from(width).unwrap_or(u8::MAX));
+        quote!(#p::Encoding::Decimal { width: #width, signed: #signed })
+    };
+    let hex = |digits: Option<u32>| match digits.and_then(|d| u8::try_from(d).ok()) {
+        Some(digits) => {
+            let digits = Literal::u8_unsuffixed(digits);
+            quote!(#p::Encoding::Hex { digits: ::core::option::Option::Some(#digits) })
+        }
+        None => quote!(#p::Encoding::Hex { digits: ::core::option::Option::None }),
+    };
+    let name = match field.class() {
+        Class::Int(int) if attrs.hex.is_some() => return hex(Some(2 * u32::from(int.bytes))),
+        Class::Bytes(Bytes::Array(len)) if attrs.hex.is_some() => return hex(len.map(|n| 2 * n)),
+        Class::Bytes(_) if attrs.hex.is_some() => return hex(None),
+        Class::Int(int) if delimited => {
+            return match &attrs.width {
+                Some((width, _)) => decimal(*width, int.signed),
+                // `reverse` stores MAX - v >= 0; the other integers keep their sign.
+                None => decimal(u32::from(int.digits), int.signed && attrs.reverse.is_none()),
+            };
+        }
+        Class::Int(_) if attrs.big_endian.is_some() => "BigEndianInt64",
+        Class::Int(int) if int.unsigned_64() => "Uint64",
+        Class::Int(_) => "Int64",
+        Class::Str(_) | Class::Char => "Utf8",
+        Class::Bytes(_) => "Bytes",
+        Class::Bool => "Bool",
+        Class::Float => "Float64",
+        Class::Time { system: true } => "TimestampMicros",
+        Class::Time { system: false } | Class::Other => "Custom",
+    };
+    let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+    quote!(#p::Encoding::#name)
+}
+
+fn transform(field: &Field<'_>, p: &TokenStream) -> TokenStream {
+    let attrs = &field.attrs;
+    match field.class() {
+        Class::Int(int) if attrs.reverse.is_some() => {
+            let max = Literal::u64_unsuffixed(int.max);
+            quote!(#p::Transform::Reverse { max: #max })
+        }
+        Class::Int(int) if attrs.bit_reverse.is_some() => {
+            let keep_sign = int.signed;
+            quote!(#p::Transform::BitReverse { keep_sign: #keep_sign })
+        }
+        _ if attrs.reverse_domain.is_some() => quote!(#p::Transform::ReverseDomain),
+        _ => quote!(#p::Transform::None),
+    }
+}
+
+/// The type as a person writes it: `Option<u32>`, `&'a str`, `[u8; 4]`.
+pub fn type_text(ty: impl ToTokens) -> String {
+    let text = ty.to_token_stream().to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' {
+            let before = out.chars().last();
+            let after = chars.peek().copied();
+            let tight_before = matches!(before, Some('<' | '&' | '\'' | ':' | '(' | '['));
+            let tight_after = matches!(after, Some('<' | '>' | ',' | ';' | ':' | ')' | ']'));
+            if tight_before || tight_after {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,482 @@
+//! The rules that relate attributes to each other, to the field types and to the key as a
+//! whole. Each breach is an error on the token to change, saying how to fix it; every rule
+//! runs, so one compile reports all of them.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::ast::{BUCKET_FIELD, Field, Input, PREFIX_FIELD};
+use crate::attr::{
+    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FLATTEN, HEX, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, SaltHash,
+    Symbol, WIDTH,
+};
+use crate::ctxt::Ctxt;
+use crate::types::{Bytes, Class, Int, Str};
+
+/// The attributes that choose how a field's value becomes bytes: a field has one.
+const ENCODINGS: &[Symbol] = &[REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN];
+
+pub fn check(cx: &Ctxt, input: &Input<'_>) {
+    check_format(cx, input);
+    for field in &input.fields {
+        check_combinations(cx, field);
+        check_format_fit(cx, input, field);
+        check_type_fit(cx, field);
+    }
+    check_names(cx, input);
+    check_salt(cx, input);
+    check_delimiter(cx, input);
+    check_hotspot(cx, input);
+}
+
+fn check_format(cx: &Ctxt, input: &Input<'_>) {
+    let attrs = &input.attrs;
+    if let (Some(ordered), Some(_)) = (attrs.ordered, &attrs.delimited) {
+        cx.error_at(ordered, format!("`{ORDERED}` and `{DELIMITED}` are two different formats: keep one"));
+    }
+    if let Some(prefix) = &attrs.prefix
+        && prefix.value().is_empty()
+    {
+        cx.error(prefix, "the prefix is empty: give the text every key of this type starts with, or remove `prefix`");
+    }
+}
+
+/// Attributes that cannot go together on one field.
+fn check_combinations(cx: &Ctxt, field: &Field<'_>) {
+    let attrs = &field.attrs;
+    let name = field.name();
+    for &(word, span) in &attrs.given {
+        if attrs.skip.is_some() && word != SKIP {
+            cx.error_at(
+                span,
+                format!(
+                    "`{word}` has no effect on a field marked `skip`, which is not part of the key: remove one of them"
+                ),
+            );
+        } else if attrs.flatten.is_some() && attrs.skip.is_none() && word != FLATTEN {
+            cx.error_at(
+                span,
+                format!(
+                    "`{word}` cannot be combined with `flatten`: a flattened struct's fields keep their own names and \
+                     attributes, so put `{word}` on those fields"
+                ),
+            );
+        }
+    }
+    if attrs.skip.is_some() || attrs.flatten.is_some() {
+        return;
+    }
+    let encodings: Vec<_> = attrs.given.iter().filter(|(w, _)| ENCODINGS.contains(w)).collect();
+    if let [(first, _), rest @ ..] = encodings.as_slice() {
+        for (word, span) in rest {
+            cx.error_at(
+                *span,
+                format!(
+                    "`{word}` and `{first}` both choose how `{name}` is encoded, and a field has one encoding: keep one"
+                ),
+            );
+        }
+    }
+    if let (Some(desc), Some(_)) = (attrs.desc, attrs.reverse) {
+        cx.error_at(
+            desc,
+            format!("`{REVERSE}` already puts larger values first, and `{DESC}` on top would undo it: keep one"),
+        );
+    }
+}
+
+/// Attributes and types that do not fit the key's format, and flattened types that cannot be
+/// flattened.
+fn check_format_fit(cx: &Ctxt, input: &Input<'_>, field: &Field<'_>) {
+    let attrs = &field.attrs;
+    if attrs.skip.is_some() {
+        return;
+    }
+    let name = field.name();
+    let class = field.class();
+    let what = class.describe();
+    if attrs.flatten.is_some() {
+        if field.shape.optional || !matches!(field.shape.inner, syn::Type::Path(_)) {
+            cx.error(
+                field.ty,
+                "`flatten` takes a struct that derives RowKey; an `Option` or reference cannot be flattened",
+            );
+        }
+        return;
+    }
+    let delimited = input.is_delimited();
+    if delimited {
+        if let Some(span) = attrs.desc {
+            cx.error_at(
+                span,
+                "a delimited key has no descending fields (its text is written as is): use `reverse` on an integer \
+                 field to put larger values first, or the ordered format, which supports `desc` on any field",
+            );
+        }
+        if let Some(span) = attrs.big_endian {
+            cx.error_at(
+                span,
+                "`big_endian` writes raw bytes, which break the delimited format's rule that every byte is above the \
+                 delimiter: use `width = N` or `hex` for fixed-width text, or the ordered format",
+            );
+        }
+        let encoded = attrs.given.iter().any(|(w, _)| ENCODINGS.contains(w));
+        if !encoded && matches!(class, Class::Float | Class::Time { .. }) {
+            cx.error(
+                field.ty,
+                format!(
+                    "`{name}` is {what}, which has no text encoding in a delimited key: store it as an integer \
+                     (such as milliseconds in an i64), or use the ordered format"
+                ),
+            );
+        }
+    } else {
+        for (word, span) in [(HEX, attrs.hex), (WIDTH, attrs.span_of(WIDTH))] {
+            if let Some(span) = span {
+                cx.error_at(
+                    span,
+                    format!(
+                        "`{word}` chooses a text encoding, for delimited keys; the ordered format already writes \
+                         every field so it sorts: remove `{word}`, or make the key `#[rowkey(delimited = \"#\")]`"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Attributes that do not fit the field's type.
+fn check_type_fit(cx: &Ctxt, field: &Field<'_>) {
+    let attrs = &field.attrs;
+    if attrs.skip.is_some() || attrs.flatten.is_some() {
+        return;
+    }
+    let name = field.name();
+    let class = field.class();
+    let what = class.describe();
+    let int = match class {
+        Class::Int(int) => Some(int),
+        _ => None,
+    };
+    if let Some(span) = attrs.reverse
+        && int.is_none()
+    {
+        cx.error_at(
+            span,
+            format!(
+                "`{REVERSE}` stores MAX - v, so it needs an integer field, and `{name}` is {what}; for a \
+                     descending field of any type, use `desc` (ordered format)"
+            ),
+        );
+    }
+    if let Some(span) = attrs.bit_reverse
+        && !int.is_some_and(|i| i.bytes == 8 && (i.name == "i64" || i.name == "u64"))
+    {
+        cx.error_at(
+            span,
+            format!(
+                "`{BIT_REVERSE}` applies to i64 fields (Spanner's bit-reversed sequences, sign kept) and u64 fields \
+                     (all 64 bits), and `{name}` is {}: change its type, or remove `{BIT_REVERSE}`",
+                int.map_or(what, |i| i.name)
+            ),
+        );
+    }
+    if let Some(span) = attrs.reverse_domain {
+        match class {
+            Class::Str(Str::Owned) => {}
+            Class::Str(_) => cx.error_at(
+                span,
+                format!(
+                    "`{REVERSE_DOMAIN}` needs an owned String: the key holds the reversed host name, so decoding \
+                     builds a new string and cannot borrow `{name}` from the key"
+                ),
+            ),
+            _ => cx.error_at(
+                span,
+                format!("`{REVERSE_DOMAIN}` applies to a String holding a host name, and `{name}` is {what}"),
+            ),
+        }
+    }
+    if let Some(span) = attrs.hex {
+        match class {
+            Class::Int(_) | Class::Bytes(Bytes::Vec | Bytes::Array(_)) => {}
+            Class::Bytes(_) => cx.error_at(
+                span,
+                format!("`{HEX}` needs `Vec<u8>` or `[u8; N]`: decoding hex makes new bytes, so `{name}` cannot borrow them"),
+            ),
+            _ => cx.error_at(
+                span,
+                format!(
+                    "`{HEX}` writes integers and byte strings as hex digits, and `{name}` is {what}{}",
+                    if matches!(class, Class::Str(_)) {
+                        ", which a delimited key holds as is: remove `hex` (or make the field `Vec<u8>` if it holds bytes)"
+                    } else {
+                        ""
+                    }
+                ),
+            ),
+        }
+    }
+    if let Some((width, lit)) = &attrs.width {
+        let keyword = attrs.span_of(WIDTH).unwrap_or_else(|| lit.span());
+        check_width(cx, &name, class, int, *width, lit, keyword);
+    }
+    if let Some(span) = attrs.big_endian
+        && int.is_none()
+    {
+        cx.error_at(
+            span,
+            format!(
+                "`{BIG_ENDIAN}` writes an integer as 8 big-endian bytes, and `{name}` is {what}: remove \
+                     `{BIG_ENDIAN}`, or put it on an integer field"
+            ),
+        );
+    }
+}
+
+/// `width = N`: at least one digit, and no wider than the type's largest value. A width
+/// narrower than the type is allowed (a `u32` date of 8 digits); a value that does not fit
+/// is an encode error at run time.
+fn check_width(cx: &Ctxt, name: &str, class: Class, int: Option<Int>, width: u32, lit: &syn::LitInt, keyword: Span) {
+    let Some(int) = int else {
+        cx.error_at(
+            keyword,
+            format!(
+                "`{WIDTH}` pads an integer's decimal text, and `{name}` is {}: remove `{WIDTH}`{}",
+                class.describe(),
+                if class == Class::Float {
+                    " (a float has no text encoding: store it as a scaled integer, or use the ordered format)"
+                } else {
+                    ""
+                }
+            ),
+        );
+        return;
+    };
+    if width == 0 {
+        cx.error(
+            lit,
+            format!("`width = 0` is too small for any value: give the digits `{name}` needs, 1 to {}", int.digits),
+        );
+    } else if width > u32::from(int.digits) {
+        cx.error(
+            lit,
+            format!(
+                "`width = {width}` is wider than any {} ({} digits at most), so its keys would start with zeros \
+                 that say nothing: use `width = {}` or less, or remove `width` for the type's full width",
+                int.name, int.digits, int.digits
+            ),
+        );
+    }
+}
+
+/// Key names are unique, and do not take the names of the prefix and bucket fields.
+fn check_names(cx: &Ctxt, input: &Input<'_>) {
+    let mut seen: HashMap<String, &Field<'_>> = HashMap::new();
+    for field in input.key_fields().filter(|f| !f.is_flatten()) {
+        let name = field.name();
+        let at = field.attrs.rename.as_ref().map_or(field.span(), syn::LitStr::span);
+        if let Some(other) = seen.get(&name) {
+            cx.error_at(
+                at,
+                format!(
+                    "two fields are named `{name}` in the key (`{}` and `{}`): rename one",
+                    other.rust_name(),
+                    field.rust_name()
+                ),
+            );
+        }
+        let reserved = [(attr::PREFIX, input.attrs.prefix.is_some()), (attr::SALT, input.attrs.salt.is_some())];
+        for (word, used) in reserved {
+            let field_name = if word == attr::SALT { BUCKET_FIELD } else { PREFIX_FIELD };
+            if used && name == field_name {
+                cx.error_at(
+                    at,
+                    format!(
+                        "the key's `{word}` field is named `{field_name}` in errors and in the schema: give this field \
+                         another key name with `#[rowkey(rename = \"...\")]`"
+                    ),
+                );
+            }
+        }
+        seen.insert(name, field);
+    }
+}
+
+fn check_salt(cx: &Ctxt, input: &Input<'_>) {
+    let Some(salt) = &input.attrs.salt else { return };
+    let mut seen = Vec::new();
+    for source in &salt.from {
+        if seen.contains(&source) {
+            cx.error(source, format!("`{source}` is listed twice in `from`: list each salt source field once"));
+            continue;
+        }
+        seen.push(source);
+        let Some(field) = input.field_named(source) else {
+            let fields: Vec<_> =
+                input.key_fields().filter(|f| !f.is_flatten()).map(|f| format!("`{}`", f.ident)).collect();
+            cx.error(
+                source,
+                format!(
+                    "salt source `{source}` is not a field of `{}`: name key fields the bucket is computed from ({})",
+                    input.ident,
+                    if fields.is_empty() { "it has none".to_owned() } else { format!("one of {}", fields.join(", ")) }
+                ),
+            );
+            continue;
+        };
+        if !field.in_key() {
+            cx.error(
+                source,
+                format!("salt source `{source}` is marked `skip`: the bucket must come from key fields, so that a reader of the key can check it"),
+            );
+        } else if field.is_flatten() {
+            cx.error(source, format!("salt source `{source}` is a flattened struct: name plain key fields in `from`"));
+        } else if salt.hash == SaltHash::Modulo {
+            let integer = matches!(field.class(), Class::Int(_)) && !field.shape.optional;
+            if !integer {
+                cx.error(
+                    source,
+                    format!(
+                        "a modulo salt takes the bucket from one integer field's value, and `{source}` is {}: use \
+                         `hash = \"farmhash\"`, which hashes any fields",
+                        if field.shape.optional { "optional" } else { field.class().describe() }
+                    ),
+                );
+            }
+        }
+    }
+    if salt.hash == SaltHash::Modulo && salt.from.len() > 1 {
+        let at = salt.hash_lit.as_ref().map_or(salt.span, syn::LitStr::span);
+        cx.error_at(
+            at,
+            "a modulo salt takes the bucket from exactly one integer field: list one field in `from`, or use `hash = \"farmhash\"` for several",
+        );
+    }
+}
+
+/// Bigtable's sorted-mode rule, where the derive knows a field's alphabet: every byte a field
+/// can hold is above the delimiter's first byte. These mirror `rowkey::field::Alphabet`.
+fn check_delimiter(cx: &Ctxt, input: &Input<'_>) {
+    let Some(lit) = &input.attrs.delimited else { return };
+    let delimiter = lit.value();
+    let Some(&first) = delimiter.as_bytes().first() else { return };
+    let shown = |b: u8| format!("{:?} ({b:#04x})", char::from(b));
+    if let Some(prefix) = &input.attrs.prefix {
+        let bytes = prefix.value().into_bytes();
+        if let (Some(&byte), Some(&lowest)) = (bytes.iter().find(|&&b| b <= first), bytes.iter().min()) {
+            cx.error(
+                prefix,
+                format!(
+                    "the prefix holds {}, which is not above the delimiter {delimiter:?}'s first byte {}, so keys would \
+                     not sort or split correctly: leave such bytes out of the prefix, or choose a delimiter below {}",
+                    shown(byte),
+                    shown(first),
+                    shown(lowest)
+                ),
+            );
+        }
+    }
+    if let Some(salt) = &input.attrs.salt
+        && first >= b'0'
+    {
+        cx.error_at(
+            salt.span,
+            format!(
+                "the bucket is written as decimal digits, and the delimiter {delimiter:?} starts with {}, which is \
+                     not below '0': choose a delimiter below '0', such as \"#\"",
+                shown(first)
+            ),
+        );
+    }
+    for field in input.key_fields().filter(|f| !f.is_flatten()) {
+        let Some((lowest, alphabet)) = alphabet(field) else { continue };
+        if first >= lowest {
+            cx.error(
+                field.ty,
+                format!(
+                    "`{}` is written as {alphabet} (lowest byte {}), and the delimiter {delimiter:?} starts with {}, \
+                     which is not below it, so keys would not sort by value: choose a delimiter below {}, such as \"#\"",
+                    field.name(),
+                    shown(lowest),
+                    shown(first),
+                    shown(lowest)
+                ),
+            );
+        }
+    }
+}
+
+/// The lowest byte of a field's text encoding and its name, when fixed.
+fn alphabet(field: &Field<'_>) -> Option<(u8, &'static str)> {
+    const DIGITS: (u8, &str) = (b'0', "decimal digits 0-9");
+    const SIGNED_DIGITS: (u8, &str) = (b'-', "'-' and decimal digits 0-9");
+    const HEX_DIGITS: (u8, &str) = (b'0', "lowercase hex digits 0-9 a-f");
+    const BOOL: (u8, &str) = (b'a', "the letters of false/true");
+    let attrs = &field.attrs;
+    match field.class() {
+        _ if attrs.reverse_domain.is_some() => None,
+        Class::Int(_) if attrs.hex.is_some() || attrs.reverse.is_some() => {
+            Some(if attrs.hex.is_some() { HEX_DIGITS } else { DIGITS })
+        }
+        Class::Bytes(_) if attrs.hex.is_some() => Some(HEX_DIGITS),
+        Class::Int(int) => Some(if int.signed { SIGNED_DIGITS } else { DIGITS }),
+        Class::Bool => Some(BOOL),
+        _ => None,
+    }
+}
+
+/// Words that, ending (or starting) an integer field's name, mark it as a time.
+const TIME_LAST_WORDS: &[&str] = &["ts", "timestamp", "time", "millis", "micros", "nanos", "ms", "secs", "epoch", "at"];
+const TIME_FIRST_WORDS: &[&str] = &["ts", "timestamp", "epoch"];
+
+/// The hotspot lint. The first key field (after the prefix and the bucket, which are
+/// constant or spread) decides which tablet a write goes to; when it grows with time, every
+/// write goes to the tablet at the end of the key space.
+fn check_hotspot(cx: &Ctxt, input: &Input<'_>) {
+    let attrs = &input.attrs;
+    if attrs.salt.is_some() || attrs.allow_hotspot.is_some() {
+        return;
+    }
+    let Some(field) = input.key_fields().next() else { return };
+    if field.is_flatten() || field.attrs.bit_reverse.is_some() {
+        return;
+    }
+    let name = field.name();
+    let rust_name = field.rust_name().to_lowercase();
+    let words: Vec<&str> = rust_name.split('_').filter(|w| !w.is_empty()).collect();
+    let (why, at): (String, Span) = if let Some(span) = field.attrs.monotonic {
+        ("is marked `monotonic`".to_owned(), span)
+    } else if let Class::Time { .. } = field.class() {
+        (
+            format!(
+                "is a timestamp (`{}`)",
+                quote::ToTokens::to_token_stream(field.shape.inner).to_string().replace(' ', "")
+            ),
+            field.ty.span(),
+        )
+    } else if matches!(field.class(), Class::Int(_))
+        && (words.last().is_some_and(|w| TIME_LAST_WORDS.contains(w))
+            || words.first().is_some_and(|w| TIME_FIRST_WORDS.contains(w)))
+    {
+        ("is an integer named like a timestamp".to_owned(), field.span())
+    } else {
+        return;
+    };
+    let reversed = if field.attrs.reverse.is_some() || field.attrs.desc.is_some() {
+        " (reversing it only moves them to the start)"
+    } else {
+        ""
+    };
+    cx.error_at(
+        at,
+        format!(
+            "`{name}` leads the key and {why}, so writes would go to one tablet: each new row sorts next to the \
+             previous one, at the end of the key space{reversed}. Salt the key \
+             (`#[rowkey(salt(buckets = 16, from = [...]))]`), move `{name}` after a high-cardinality field such as a \
+             device or user id, or, if the write rate is low, add `#[rowkey(allow_hotspot)]` to the struct"
+        ),
+    );
+}

@@ -1,0 +1,147 @@
+//! One IoT workload under three row key designs, replayed against a store's tablets: prints
+//! how much of the write load the hottest tablet takes, and writes a heatmap of each design
+//! to `docs/hotspot-*.svg`.
+//!
+//! `cargo run --example hotspot`
+
+use std::path::Path;
+
+use rowkey::hotspot::{Heatmap, Report, Simulator, Windows, sample_split_points};
+use rowkey::salt::{Salt, farm_fingerprint};
+use rowkey::{Key, RowKey};
+
+/// 200 devices, each reporting every 15 seconds for 3 hours: 144,000 writes, few enough to
+/// run in a few seconds in a debug build.
+const DEVICES: u32 = 200;
+const EVERY_SECS: u64 = 15;
+const HOURS: u64 = 3;
+/// A tablet splits past this many rows, which leaves about 30 tablets by the end.
+const MAX_ROWS: usize = 6_000;
+/// Three-minute windows: 2,400 writes each, fewer than half a tablet, so a window shows where
+/// the load is at that time rather than smearing it over the tablets it moved through.
+const WINDOW_SECS: u64 = 180;
+/// Tablets for the pre-split comparison.
+const PRESPLIT: usize = 16;
+
+struct Design {
+    name: &'static str,
+    file: &'static str,
+    title: &'static str,
+    key: KeyOf,
+}
+
+/// How a design turns a reading into its row key.
+type KeyOf = Box<dyn Fn(&Reading<'_>) -> rowkey::Result<Key>>;
+
+struct Reading<'a> {
+    kind: &'static str,
+    device: &'a str,
+    millis: i64,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let salt = Salt::farmhash(16)?;
+    let designs = [
+        Design {
+            name: "timestamp-first",
+            file: "hotspot-timestamp-first.svg",
+            title: "Timestamp first: (ts_millis, device_type, device_id)",
+            key: Box::new(|r| (r.millis, r.kind, r.device).to_key()),
+        },
+        Design {
+            name: "device-first",
+            file: "hotspot-device-first.svg",
+            title: "Device first: (device_type, device_id, ts_millis)",
+            key: Box::new(|r| (r.kind, r.device, r.millis).to_key()),
+        },
+        Design {
+            name: "salted",
+            file: "hotspot-salted.svg",
+            title: "Salted: (bucket of device_id in 16, device_type, device_id, ts_millis)",
+            key: Box::new(move |r| salt.ordered_key(&(r.device,), &(r.kind, r.device, r.millis))),
+        },
+    ];
+
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    std::fs::create_dir_all(&docs)?;
+    let devices = devices();
+    let readings = readings(&devices);
+
+    println!("{DEVICES} devices, one reading every {EVERY_SECS} s for {HOURS} h; tablets split past {MAX_ROWS} rows");
+    println!(
+        "share of writes on the hottest tablet at a time, over all {WINDOW_SECS} s windows and the last quarter:\n"
+    );
+    println!(
+        "{:<16} {:<24} {:>7} {:>8} {:>7} {:>9}",
+        "key design", "splits", "tablets", "overall", "late", "late skew"
+    );
+    for design in &designs {
+        let writes =
+            readings.iter().map(|(second, r)| Ok(((design.key)(r)?, *second))).collect::<rowkey::Result<Vec<_>>>()?;
+        let mut dynamic = Simulator::dynamic(MAX_ROWS)?;
+        // Pre-split as from SampleRowKeys on a table that already holds such data: a sample of
+        // the run's keys, 1 in 16 picked by hash (every 16th write would only ever pick the
+        // same few devices, since they write in turn).
+        let sample = writes.iter().map(|(key, _)| key).filter(|key| farm_fingerprint(key) % 16 == 0);
+        let mut presplit = Simulator::fixed(sample_split_points(sample, PRESPLIT));
+        for (key, second) in &writes {
+            dynamic.record_at(key, *second);
+            presplit.record_at(key, *second);
+        }
+        let dynamic = dynamic.report(Windows::Length(WINDOW_SECS));
+        let presplit = presplit.report(Windows::Length(WINDOW_SECS));
+        print_row(design.name, "dynamic (split by size)", &dynamic);
+        print_row("", "pre-split from a sample", &presplit);
+        println!("{:<16} {}", "", dynamic.verdict(0.5));
+
+        let svg = Heatmap::new(&dynamic)
+            .title(design.title)
+            .time_label("time (h:mm)")
+            .time_format(|s| format!("{}:{:02}", s / 3600, s / 60 % 60))
+            .to_svg();
+        std::fs::write(docs.join(design.file), svg)?;
+    }
+    println!("\nheatmaps written to {}", docs.display());
+    Ok(())
+}
+
+/// Each device's type and 8-hex-digit id. Mostly phones, as a real fleet is uneven.
+fn devices() -> Vec<(&'static str, String)> {
+    (0..DEVICES)
+        .map(|i| {
+            let kind = match i % 10 {
+                0..=5 => "phone",
+                6..=8 => "tablet",
+                _ => "watch",
+            };
+            (kind, format!("{:08x}", farm_fingerprint(&i.to_be_bytes()) as u32))
+        })
+        .collect()
+}
+
+/// The readings in write order, each with its time in seconds. Devices report at staggered
+/// offsets within each interval, as unsynchronised clocks would.
+fn readings<'a>(devices: &'a [(&'static str, String)]) -> Vec<(u64, Reading<'a>)> {
+    let mut readings = Vec::new();
+    for second in 0..HOURS * 3600 {
+        let millis = 1_588_291_200_000 + 1000 * second as i64;
+        for (i, (kind, device)) in devices.iter().enumerate() {
+            if (second + i as u64).is_multiple_of(EVERY_SECS) {
+                readings.push((second, Reading { kind, device, millis }));
+            }
+        }
+    }
+    readings
+}
+
+fn print_row(design: &str, splits: &str, report: &Report) {
+    let overall = report.hottest().map_or(0.0, |h| h.share());
+    let late = report.hottest_late();
+    println!(
+        "{design:<16} {splits:<24} {:>7} {:>7.1}% {:>6.1}% {:>8.1}×",
+        report.tablets().len(),
+        overall * 100.0,
+        late.as_ref().map_or(0.0, |h| h.share()) * 100.0,
+        late.as_ref().map_or(0.0, |h| h.skew()),
+    )
+}

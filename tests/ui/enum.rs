@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+enum Kind {
+    Phone,
+    Tablet,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+use std::time::SystemTime;
+
+#[derive(RowKey)]
+struct Event {
+    at: SystemTime,
+    source: String,
+}
+
+fn main() {}
