@@ -5,6 +5,7 @@
 //! public modules can move without breaking derived keys.
 
 pub use std::borrow::Cow;
+pub use std::ops::{Bound, RangeBounds};
 pub use std::string::String;
 pub use std::vec::Vec;
 
@@ -15,8 +16,10 @@ pub use crate::field::{
 pub use crate::format::delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use crate::key::Key;
+pub use crate::range::KeyRanges;
 pub use crate::row_key::RowKey;
 pub use crate::salt::{Salt, SaltHash};
+pub use crate::scan::{DelimitedScan, OrderedScan};
 pub use crate::schema::{Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};
 pub use crate::transform::{BitReversed, ReversedDomain};
 
@@ -274,5 +277,15 @@ impl<'de> DecodeText<'de> for BucketDigits {
         }
         let value = text.iter().fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'));
         Ok(BucketDigits { value, width: text.len() })
+    }
+}
+
+/// A bound with its value mapped, for scan builders that wrap a field's value.
+#[inline]
+pub fn map_bound<T, U>(bound: Bound<T>, f: impl FnOnce(T) -> U) -> Bound<U> {
+    match bound {
+        Bound::Included(v) => Bound::Included(f(v)),
+        Bound::Excluded(v) => Bound::Excluded(f(v)),
+        Bound::Unbounded => Bound::Unbounded,
     }
 }

@@ -3,7 +3,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
-use syn::{Data, DeriveInput, Fields, Generics, Ident, Type};
+use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
 
 use crate::attr::{Container, FieldAttrs};
 use crate::ctxt::Ctxt;
@@ -16,6 +16,7 @@ pub const BUCKET_FIELD: &str = "bucket";
 
 pub struct Input<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a Visibility,
     pub generics: &'a Generics,
     pub attrs: Container,
     /// Every field, in declaration order (which is key order), skipped ones included.
@@ -70,7 +71,7 @@ impl<'a> Input<'a> {
                 shape: types::shape(&field.ty),
             })
             .collect();
-        Some(Input { ident: &input.ident, generics: &input.generics, attrs, fields })
+        Some(Input { ident: &input.ident, vis: &input.vis, generics: &input.generics, attrs, fields })
     }
 
     pub fn is_delimited(&self) -> bool {
@@ -139,8 +140,6 @@ impl Field<'_> {
 
     /// The type the scan builder takes for this field: `&str` for strings, `&[u8]` for
     /// byte strings (so callers need not allocate to fix a field), the field type otherwise.
-    /// Used by the scan builder, which is not generated yet.
-    #[allow(dead_code)]
     pub fn scan_arg_type(&self) -> TokenStream {
         match self.shape.class {
             Class::Str(_) if !self.shape.optional => quote!(&str),
@@ -153,7 +152,6 @@ impl Field<'_> {
 
     /// Whether the scan builder offers `starts_with` for this field (a string prefix is a
     /// key prefix only for an ascending, untransformed string).
-    #[allow(dead_code)]
     pub fn scan_starts_with(&self) -> bool {
         matches!(self.shape.class, Class::Str(_))
             && !self.shape.optional
@@ -163,7 +161,6 @@ impl Field<'_> {
 
     /// Whether a range over this field's values maps to keys in the opposite order
     /// (`desc`, `reverse`), so the scan builder swaps the bounds.
-    #[allow(dead_code)]
     pub fn scan_reverses_order(&self) -> bool {
         self.attrs.desc.is_some() != self.attrs.reverse.is_some()
     }

@@ -154,6 +154,20 @@ pub fn encode_ref(field: &Field<'_>, p: &TokenStream, place: &TokenStream) -> To
     }
 }
 
+/// The value to write for `field` as an owned expression (a reference only when the field
+/// needs no wrapper), for scan bounds that outlive the expression.
+pub fn encode_owned(field: &Field<'_>, p: &TokenStream, place: &TokenStream) -> TokenStream {
+    let wrapped = encode_ref(field, p, place);
+    let needs_no_wrapper = field.attrs.desc.is_none() && Wrapper::of(field) == Wrapper::None;
+    if needs_no_wrapper {
+        return wrapped;
+    }
+    // Every wrapped form is `&Wrapper(...)`: drop the borrow.
+    let mut tokens = wrapped.into_iter();
+    tokens.next();
+    tokens.collect()
+}
+
 /// The field's value from `decoded`, a value of [`decode_type`].
 pub fn unwrap(field: &Field<'_>, decoded: TokenStream) -> TokenStream {
     let value = if field.attrs.desc.is_some() { quote!(#decoded.0) } else { decoded };

@@ -530,27 +530,9 @@ fn default_value(field: &Field<'_>) -> TokenStream {
     quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
 }
 
-/// The typestate scan builder, `T::scan()`: NOT GENERATED YET, by design of this change. It
-/// waits for the runtime's field-aligned bounds (`rowkey::scan::{OrderedScan, DelimitedScan}`
-/// and `Salt::fan_out`) to settle. When it lands, this emits, from the model alone:
-///
-/// - `T::scan()` returning the builder in its first state, and one state type per key field
-///   in key order (`Input::key_fields`), each with one method named after the field
-///   (`Field::ident`) taking `Field::scan_arg_type()` (`&str` for a `String`) and moving to
-///   the next state, so fixing field 3 before field 2 does not compile. A flattened field
-///   (`Field::is_flatten`) is fixed whole, with a value of its type.
-/// - On the next field only: a range method taking bounds in the field's own order, written
-///   through the same wrapper as the key (`codec::encode_ref`; the runtime builders take
-///   bounds in key order, so `Field::scan_reverses_order()` says when to swap them), except
-///   for `bit_reverse` and `reverse_domain` fields, whose key order is not their values'
-///   order; and `starts_with` when `Field::scan_starts_with()`.
-/// - `.ranges()` in every state: the prefix field (`attrs.prefix`), then the bucket: one
-///   range when every `attrs.salt.from` field is fixed (computed with `__private::bucket`
-///   exactly as `write_fields` does), else `Salt::fan_out` over `attrs.salt.buckets`; in the
-///   delimited format the bucket is fixed as `__private::BucketText`.
+/// The typestate scan builder, `T::scan()`: see [`crate::scan`].
 fn scan_builder(cx: &Context<'_, '_>) -> TokenStream {
-    let _ = cx;
-    quote!()
+    crate::scan::expand(cx.input, &cx.p)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod codec;
 mod ctxt;
 mod expand;
 mod fallback;
+mod scan;
 mod schema;
 mod types;
 mod valid;

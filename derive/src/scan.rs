@@ -1,0 +1,308 @@
+//! The typed scan builder, `T::scan()`.
+//!
+//! One generated type, `<Name>Scan<'scan, const N: usize>`, whose `N` counts the key fields fixed
+//! so far: the method that fixes field `k` exists only on `<Name>Scan<'scan, k>`, so fields are
+//! fixed in key order or not at all. The next field may instead take a range (in its value
+//! order) or, for a plain string, a prefix; that moves to the final state, `N = usize::MAX`,
+//! where only `ranges()` is left. The builder records arguments; `ranges()` replays them
+//! through the runtime's `OrderedScan` / `DelimitedScan`, once when the salt bucket is known
+//! (every salt source field fixed) and once per bucket otherwise.
+//!
+//! A flattened field ends the builder: fields from it on cannot be fixed.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use crate::ast::{Field, Input};
+use crate::attr::SaltHash;
+use crate::codec::{self, Lifetimes};
+
+/// A key field the builder can fix, with what it takes.
+struct Step<'f, 'a> {
+    field: &'f Field<'a>,
+    /// The argument type, borrowing for the builder's lifetime (`&'scan str` for a string field).
+    arg: TokenStream,
+    /// The struct field of the builder holding a fixed value.
+    slot: Ident,
+    /// The struct field holding a range, when the field's values order its keys.
+    range: Option<Ident>,
+    /// The struct field holding a `starts_with` prefix, for plain string fields.
+    prefix: Option<Ident>,
+}
+
+fn arg_type(field: &Field<'_>, lifetimes: &Lifetimes) -> TokenStream {
+    let lt = &lifetimes.de;
+    let arg = field.scan_arg_type().to_string();
+    match arg.as_str() {
+        "& str" => quote!(&#lt str),
+        "& [u8]" => quote!(&#lt [u8]),
+        _ => lifetimes.decoded(field.ty),
+    }
+}
+
+pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
+    // Type parameters would have to be threaded through the builder; keys rarely have them.
+    if input.generics.type_params().next().is_some() || input.generics.const_params().next().is_some() {
+        return TokenStream::new();
+    }
+    // The builder borrows its arguments for a lifetime the struct does not use itself.
+    let own: Vec<syn::Lifetime> = input.generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    let name = if own.iter().any(|l| l.ident == "scan") { "'rowkey_scan" } else { "'scan" };
+    let scan_lifetimes = Lifetimes { de: syn::Lifetime::new(name, Span::call_site()), own };
+    let lt = scan_lifetimes.de.clone();
+    let steps: Vec<Step<'_, '_>> = input
+        .key_fields()
+        .take_while(|f| !f.is_flatten())
+        .map(|field| {
+            let name = field.rust_name();
+            let orders = field.attrs.bit_reverse.is_none() && field.attrs.reverse_domain.is_none();
+            Step {
+                field,
+                arg: arg_type(field, &scan_lifetimes),
+                // Prefixed, so the only member named after a field is its method.
+                slot: format_ident!("rowkey_{}", name, span = Span::mixed_site()),
+                range: orders.then(|| format_ident!("rowkey_{}_range", name, span = Span::mixed_site())),
+                prefix: field
+                    .scan_starts_with()
+                    .then(|| format_ident!("rowkey_{}_prefix", name, span = Span::mixed_site())),
+            }
+        })
+        .collect();
+
+    let (vis, ident) = (input.vis, input.ident);
+    let builder = format_ident!("{}Scan", ident);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let option = quote!(::core::option::Option);
+    let slots = steps.iter().map(|s| {
+        let (slot, arg) = (&s.slot, &s.arg);
+        let range = s.range.as_ref().map(|r| quote!(#r: #option<(#p::Bound<#arg>, #p::Bound<#arg>)>,));
+        let prefix = s.prefix.as_ref().map(|r| quote!(#r: #option<&#lt str>,));
+        quote!(#slot: #option<#arg>, #range #prefix)
+    });
+    let empty = steps.iter().map(|s| {
+        let slot = &s.slot;
+        let range = s.range.as_ref().map(|r| quote!(#r: #option::None,));
+        let prefix = s.prefix.as_ref().map(|r| quote!(#r: #option::None,));
+        quote!(#slot: #option::None, #range #prefix)
+    });
+    let methods = steps.iter().enumerate().map(|(k, step)| step_methods(k, step, &builder, p, &lt));
+    let moves = steps.iter().map(|s| {
+        let slot = &s.slot;
+        let range = s.range.as_ref().map(|r| quote!(#r: self.#r,));
+        let prefix = s.prefix.as_ref().map(|r| quote!(#r: self.#r,));
+        quote!(#slot: self.#slot, #range #prefix)
+    });
+    // Counted here rather than read from the key's trait impl, so a flattened type that does
+    // not derive `RowKey` is reported once, not again by the builder. Fixing stops at a
+    // flattened field, so fields always follow the fixed ones there.
+    let fields = if input.key_fields().any(Field::is_flatten) {
+        quote!(usize::MAX)
+    } else {
+        let count = steps.len() + usize::from(input.attrs.prefix.is_some()) + usize::from(input.attrs.salt.is_some());
+        Literal::usize_unsuffixed(count).into_token_stream()
+    };
+    let ranges = ranges_body(input, &steps, p, &fields);
+    let doc_type = format!(
+        "Scan bounds for [`{ident}`] keys, built field by field in key order (see [`{ident}::scan`]). `N` is \
+         how many fields are fixed."
+    );
+    let doc_scan = format!(
+        "Starts scan bounds for [`{ident}`] keys: fix its fields in key order, optionally give the next one a \
+         range or a prefix, then call `.ranges()`."
+    );
+    let phantom = quote!(::core::marker::PhantomData<&#lt ()>);
+
+    quote! {
+        #[doc = #doc_type]
+        #[allow(clippy::type_complexity)]
+        #vis struct #builder<#lt, const N: usize> {
+            #(#slots)*
+            rowkey_lifetime: #phantom,
+        }
+
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #doc_scan]
+            #[must_use]
+            #vis fn scan<#lt>() -> #builder<#lt, 0> {
+                #builder { #(#empty)* rowkey_lifetime: ::core::marker::PhantomData }
+            }
+        }
+
+        #(#methods)*
+
+        impl<#lt, const N: usize> #builder<#lt, N> {
+            /// The same arguments in another state: a const parameter cannot change through
+            /// struct update syntax, so the fields move one by one.
+            fn rowkey_into<const M: usize>(self) -> #builder<#lt, M> {
+                #builder { #(#moves)* rowkey_lifetime: ::core::marker::PhantomData }
+            }
+
+            /// The key ranges holding exactly the keys that match what was fixed: one range
+            /// (or two when a fixed field is empty), or one per salt bucket when the bucket is
+            /// not known.
+            ///
+            /// # Errors
+            ///
+            /// When a fixed value or bound cannot be encoded in the key's format.
+            #vis fn ranges(&self) -> #p::Result<#p::KeyRanges> {
+                #ranges
+            }
+        }
+    }
+}
+
+/// The methods of state `k`: fix field `k`, or give it a range or a prefix.
+fn step_methods(k: usize, step: &Step<'_, '_>, builder: &Ident, p: &TokenStream, lt: &syn::Lifetime) -> TokenStream {
+    let field = step.field;
+    let (name, arg, slot) = (field.rust_name(), &step.arg, &step.slot);
+    let fix = format_ident!("{}", name);
+    let (here, next) = (Literal::usize_unsuffixed(k), Literal::usize_unsuffixed(k + 1));
+    let doc_fix = format!("Fixes `{}`: only keys with this value match.", field.name());
+    let range = step.range.as_ref().map(|r| {
+        let method = format_ident!("{}_range", name);
+        let doc = format!(
+            "Keeps the keys whose `{}` is within the range (in the field's value order); no later field can be fixed.",
+            field.name()
+        );
+        quote! {
+            #[doc = #doc]
+            #[must_use]
+            pub fn #method(self, rowkey_range: impl #p::RangeBounds<#arg>) -> #builder<#lt, { usize::MAX }> {
+                let mut rowkey_next = self.rowkey_into::<{ usize::MAX }>();
+                rowkey_next.#r = ::core::option::Option::Some((
+                    #p::RangeBounds::start_bound(&rowkey_range).cloned(),
+                    #p::RangeBounds::end_bound(&rowkey_range).cloned(),
+                ));
+                rowkey_next
+            }
+        }
+    });
+    let prefix = step.prefix.as_ref().map(|r| {
+        let method = format_ident!("{}_starts_with", name);
+        let doc =
+            format!("Keeps the keys whose `{}` starts with the prefix; no later field can be fixed.", field.name());
+        quote! {
+            #[doc = #doc]
+            #[must_use]
+            pub fn #method(self, rowkey_prefix: &#lt str) -> #builder<#lt, { usize::MAX }> {
+                let mut rowkey_next = self.rowkey_into::<{ usize::MAX }>();
+                rowkey_next.#r = ::core::option::Option::Some(rowkey_prefix);
+                rowkey_next
+            }
+        }
+    });
+    quote! {
+        impl<#lt> #builder<#lt, #here> {
+            #[doc = #doc_fix]
+            #[must_use]
+            pub fn #fix(self, rowkey_value: #arg) -> #builder<#lt, #next> {
+                let mut rowkey_next = self.rowkey_into::<#next>();
+                rowkey_next.#slot = ::core::option::Option::Some(rowkey_value);
+                rowkey_next
+            }
+
+            #range
+            #prefix
+        }
+    }
+}
+
+/// `ranges()`: prefix, bucket, the fixed fields, then the next field's range or prefix.
+fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, fields: &TokenStream) -> TokenStream {
+    let option = quote!(::core::option::Option);
+    let ok = quote!(::core::result::Result::Ok);
+    let scan = Ident::new("rowkey_scan", Span::mixed_site());
+    let value = Ident::new("rowkey_value", Span::mixed_site());
+    let bucket = Ident::new("rowkey_bucket", Span::mixed_site());
+    let salt_var = Ident::new("rowkey_salt", Span::mixed_site());
+    let new_scan = if let Some(delimiter) = &input.attrs.delimited {
+        quote! {
+            let rowkey_format = #p::Delimited::new(#delimiter)?;
+            let mut #scan = #p::DelimitedScan::new(&rowkey_format, #fields);
+        }
+    } else {
+        quote!(let mut #scan = #p::OrderedScan::new(#fields);)
+    };
+    let fix_prefix = input.attrs.prefix.as_ref().map(|lit| quote!(#scan.fix(#lit)?;));
+    let fix_bucket = input.attrs.salt.as_ref().map(|_| {
+        if input.is_delimited() {
+            quote!(#scan.fix(&#p::BucketText { bucket: #bucket, width: #salt_var.text_width() })?;)
+        } else {
+            quote!(#scan.fix(&#bucket)?;)
+        }
+    });
+    let fields = steps.iter().map(|step| {
+        let (field, slot) = (step.field, &step.slot);
+        let fixed = codec::encode_ref(field, p, &quote!(*#value));
+        let owned = codec::encode_owned(field, p, &quote!(*#value));
+        let range = step.range.as_ref().map(|r| {
+            let (lo, hi) = (Ident::new("rowkey_lo", Span::mixed_site()), Ident::new("rowkey_hi", Span::mixed_site()));
+            // Bounds are in value order; a reversed or descending field's keys run the other
+            // way, so its end bound starts the key range.
+            let (start, end) = if field.scan_reverses_order() { (&hi, &lo) } else { (&lo, &hi) };
+            quote! {
+                if let #option::Some((#lo, #hi)) = &self.#r {
+                    let rowkey_start = #p::map_bound(#p::Bound::as_ref(#start), |#value| #owned);
+                    let rowkey_end = #p::map_bound(#p::Bound::as_ref(#end), |#value| #owned);
+                    break 'rowkey_fields #scan.range(#p::Bound::as_ref(&rowkey_start), #p::Bound::as_ref(&rowkey_end));
+                }
+            }
+        });
+        let prefix = step.prefix.as_ref().map(|r| {
+            quote! {
+                if let #option::Some(rowkey_prefix) = self.#r {
+                    break 'rowkey_fields #scan.starts_with(rowkey_prefix);
+                }
+            }
+        });
+        quote! {
+            #range
+            #prefix
+            match &self.#slot {
+                #option::Some(#value) => {
+                    #scan.fix(#fixed)?;
+                }
+                #option::None => break 'rowkey_fields #ok(#scan.ranges()),
+            }
+        }
+    });
+    let body = quote! {
+        #new_scan
+        #fix_prefix
+        #fix_bucket
+        'rowkey_fields: {
+            #(#fields)*
+            #ok(#scan.ranges())
+        }
+    };
+    let Some(salt) = &input.attrs.salt else {
+        return body;
+    };
+    let buckets = Literal::u32_unsuffixed(salt.buckets);
+    let hash = match salt.hash {
+        SaltHash::FarmHash => quote!(FarmHash),
+        SaltHash::Modulo => quote!(Modulo),
+    };
+    // The bucket is known when every source field is fixed; the sources hash as they do in
+    // `write_fields`, by their plain values.
+    let sources: Vec<&Step<'_, '_>> =
+        salt.from.iter().filter_map(|ident| steps.iter().find(|s| s.field.ident == ident)).collect();
+    let known = (sources.len() == salt.from.len()).then(|| {
+        let slots: Vec<&Ident> = sources.iter().map(|s| &s.slot).collect();
+        let names = sources.iter().map(|s| s.field.name());
+        quote! {
+            if let (#(#option::Some(#slots),)*) = (#(&self.#slots,)*) {
+                let #bucket = #p::bucket(&#salt_var, |rowkey_source| {
+                    #(rowkey_source.named_field(#names, #slots)?;)*
+                    #ok(())
+                })?;
+                return { #body };
+            }
+        }
+    });
+    quote! {
+        let #salt_var = #p::Salt::new(#buckets, #p::SaltHash::#hash)?;
+        #known
+        #salt_var.fan_out(|#bucket| { #body })
+    }
+}
