@@ -54,6 +54,14 @@ fn hand_written((kind, id, millis): &(String, String, i64), out: &mut Vec<u8>) {
     }
 }
 
+/// The device key as a derived struct: the same bytes as the tuple.
+#[derive(RowKey, Clone)]
+struct Device {
+    device_type: String,
+    device_id: String,
+    millis: i64,
+}
+
 fn ordered(c: &mut Criterion) {
     let inputs = devices();
     let keys: Vec<Key> = inputs.iter().map(|d| d.to_key().unwrap()).collect();
@@ -78,6 +86,40 @@ fn ordered(c: &mut Criterion) {
             for d in &inputs {
                 d.encode_into(&mut buf).unwrap();
                 black_box(&buf);
+            }
+        });
+    });
+    let derived: Vec<Device> = inputs
+        .iter()
+        .map(|(device_type, device_id, millis)| Device {
+            device_type: device_type.clone(),
+            device_id: device_id.clone(),
+            millis: *millis,
+        })
+        .collect();
+    for (d, k) in derived.iter().zip(&keys) {
+        assert_eq!(&d.to_key().unwrap(), k, "the derived key must write the tuple's bytes");
+    }
+    group.bench_function("derived_to_key", |b| {
+        b.iter(|| {
+            for d in &derived {
+                black_box(d.to_key().unwrap());
+            }
+        });
+    });
+    group.bench_function("derived_encode_into", |b| {
+        let mut buf = Key::new();
+        b.iter(|| {
+            for d in &derived {
+                d.encode_into(&mut buf).unwrap();
+                black_box(&buf);
+            }
+        });
+    });
+    group.bench_function("derived_from_key", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(Device::from_key(k).unwrap());
             }
         });
     });
