@@ -7,11 +7,28 @@
 //! prints the values and their keys readably.
 //!
 //! ```
-//! use rowkey::Desc;
+//! use proptest::prelude::*;
 //! use rowkey::testing::{assert_decode_total, assert_order_preserving};
+//! use rowkey::{Desc, RowKey};
 //!
-//! // A sensor reading key: device, then time newest first.
-//! type Reading = (String, Desc<i64>);
+//! /// A sensor reading: device, then time newest first. `Ord` compares the fields in key
+//! /// order, and `Desc` reverses the time as the key does.
+//! #[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+//! struct Reading {
+//!     device: String,
+//!     at: Desc<i64>,
+//! }
+//!
+//! impl Arbitrary for Reading {
+//!     type Parameters = ();
+//!     type Strategy = BoxedStrategy<Self>;
+//!     fn arbitrary_with(_: ()) -> Self::Strategy {
+//!         (rowkey::testing::edge_strings(), rowkey::testing::edge_i64())
+//!             .prop_map(|(device, at)| Reading { device, at: Desc(at) })
+//!             .boxed()
+//!     }
+//! }
+//!
 //! assert_order_preserving::<Reading>();
 //! assert_decode_total::<Reading>();
 //! ```
@@ -168,6 +185,26 @@ fn encode<T: RowKeyOwned + Debug>(value: &T) -> Result<Key, TestCaseError> {
 /// With a shrunk counterexample showing both values and both keys readably.
 ///
 /// ```
+/// use proptest::prelude::*;
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// struct Post {
+///     user: String,
+///     id: u32,
+///     tag: Option<Vec<u8>>,
+/// }
+///
+/// impl Arbitrary for Post {
+///     type Parameters = ();
+///     type Strategy = BoxedStrategy<Self>;
+///     fn arbitrary_with(_: ()) -> Self::Strategy {
+///         any::<(String, u32, Option<Vec<u8>>)>().prop_map(|(user, id, tag)| Post { user, id, tag }).boxed()
+///     }
+/// }
+///
+/// rowkey::testing::assert_order_preserving::<Post>();
+/// // Tuples are keys too.
 /// rowkey::testing::assert_order_preserving::<(String, u32, Option<Vec<u8>>)>();
 /// ```
 pub fn assert_order_preserving<T>()
@@ -186,12 +223,23 @@ where
 /// With a shrunk counterexample showing both values and both keys readably.
 ///
 /// ```
-/// use rowkey::testing::{assert_order_preserving_with, edge_f64};
+/// use proptest::strategy::Strategy;
+/// use rowkey::RowKey;
+/// use rowkey::testing::{assert_order_preserving_with, edge_f64, edge_strings};
 ///
-/// // Floats sort by total order, with the two zeros equal.
-/// let cmp = |a: &(f64,), b: &(f64,)| if a.0 == 0.0 && b.0 == 0.0 { std::cmp::Ordering::Equal } else { a.0.total_cmp(&b.0) };
-/// assert_order_preserving_with((edge_f64(), edge_f64()).prop_map(|(a, b)| ((a,), (b,))), cmp);
-/// # use proptest::strategy::Strategy;
+/// #[derive(RowKey, Debug)]
+/// struct Sample {
+///     sensor: String,
+///     value: f64,
+/// }
+///
+/// // Floats sort by total order, with the two zeros equal: `f64` has no `Ord` to say so.
+/// let cmp = |a: &Sample, b: &Sample| {
+///     let value = if a.value == 0.0 && b.value == 0.0 { std::cmp::Ordering::Equal } else { a.value.total_cmp(&b.value) };
+///     a.sensor.cmp(&b.sensor).then(value)
+/// };
+/// let sample = || (edge_strings(), edge_f64()).prop_map(|(sensor, value)| Sample { sensor, value });
+/// assert_order_preserving_with((sample(), sample()), cmp);
 /// ```
 pub fn assert_order_preserving_with<T, S, C>(pairs: S, cmp: C)
 where
@@ -240,17 +288,19 @@ where
 ///
 /// ```
 /// use proptest::strategy::Strategy;
-/// use rowkey::scan::OrderedScan;
+/// use rowkey::RowKey;
 /// use rowkey::testing::{assert_prefix_isolated, edge_strings};
 ///
+/// #[derive(RowKey, Debug, Clone)]
+/// struct Document {
+///     tenant: String,
+///     path: String,
+/// }
+///
 /// assert_prefix_isolated(
-///     (edge_strings(), edge_strings()),
-///     |key: &(String, String)| key.0.clone(),
-///     |tenant: &String| {
-///         let mut scan = OrderedScan::new(2);
-///         scan.fix(tenant.as_str())?;
-///         Ok(scan.ranges())
-///     },
+///     (edge_strings(), edge_strings()).prop_map(|(tenant, path)| Document { tenant, path }),
+///     |doc: &Document| doc.tenant.clone(),
+///     |tenant: &String| Document::scan().tenant(tenant).ranges(),
 /// );
 /// ```
 pub fn assert_prefix_isolated<T, P, S, L, R>(keys: S, leading: L, ranges: R)
@@ -290,19 +340,21 @@ where
 ///
 /// ```
 /// use proptest::prelude::*;
-/// use rowkey::scan::OrderedScan;
+/// use rowkey::RowKey;
 /// use rowkey::testing::{assert_scan_exact, edge_strings};
 ///
-/// type Post = (String, u16);
+/// #[derive(RowKey, Debug)]
+/// struct Post {
+///     user: String,
+///     id: u16,
+/// }
+///
+/// // The posts of one user with ids from 10 up.
 /// assert_scan_exact(
-///     prop::collection::vec((edge_strings(), any::<u16>()), 0..50),
+///     prop::collection::vec((edge_strings(), any::<u16>()).prop_map(|(user, id)| Post { user, id }), 0..50),
 ///     edge_strings(),
-///     |user: &String| {
-///         let mut scan = OrderedScan::new(2);
-///         scan.fix(user.as_str())?;
-///         Ok(scan.ranges())
-///     },
-///     |user: &String, post: &Post| post.0 == *user,
+///     |user: &String| Post::scan().user(user).id_range(10..).ranges(),
+///     |user: &String, post: &Post| post.user == *user && post.id >= 10,
 /// );
 /// ```
 pub fn assert_scan_exact<T, Q, RS, QS, R, M>(rows: RS, queries: QS, ranges: R, matches: M)
@@ -344,6 +396,17 @@ where
 /// With the bytes that made the decoder panic, printed readably.
 ///
 /// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug)]
+/// #[rowkey(delimited = "#")]
+/// struct Reading {
+///     device: String,
+///     #[rowkey(reverse)]
+///     ts: i64,
+/// }
+///
+/// rowkey::testing::assert_decode_total::<Reading>();
 /// rowkey::testing::assert_decode_total::<(String, i64, Option<u8>)>();
 /// ```
 pub fn assert_decode_total<T: RowKeyOwned + Debug>() {

@@ -679,3 +679,59 @@ fn generic_keys_and_generic_flatten() {
     assert_eq!(names, ["tag", "first", "second"]);
     assert_eq!(Pair::<String>::SCHEMA.fields[0].encoding, Encoding::Custom);
 }
+
+/// Every key type this file defines, through `rowkey::testing`: arbitrary bytes never make a
+/// decoder panic, and the ones with a natural order keep it in their bytes.
+#[test]
+fn every_key_type_here_passes_the_testing_helpers() {
+    use rowkey::testing::{assert_decode_total, assert_order_preserving_with, assert_prefix_isolated, edge_i64};
+
+    assert_decode_total::<DeviceReading>();
+    assert_decode_total::<SaltedReading>();
+    assert_decode_total::<TenantReading>();
+    assert_decode_total::<WebPage>();
+    assert_decode_total::<Monitor>();
+    assert_decode_total::<SeriesPoint>();
+    assert_decode_total::<MonitorText>();
+    assert_decode_total::<UserKey>();
+    assert_decode_total::<ItemKey>();
+    assert_decode_total::<Path>();
+    assert_decode_total::<Wrapped>();
+    assert_decode_total::<TextFields>();
+    assert_decode_total::<Sample>();
+    assert_decode_total::<SampleText>();
+    assert_decode_total::<Event>();
+    assert_decode_total::<Tagged<u16>>();
+
+    // The device key: type, id, then time newest first.
+    let device = || ("[a-c]{0,3}", "[0-9a-f]{2}", 0i64..i64::MAX).prop_map(|(t, id, ts)| reading(&t, &id, ts));
+    let by_key_order = |a: &DeviceReading, b: &DeviceReading| {
+        (&a.device_type, &a.device_id, b.ts_millis).cmp(&(&b.device_type, &b.device_id, a.ts_millis))
+    };
+    assert_order_preserving_with((device(), device()), by_key_order);
+
+    // Events: kind, time newest first, tag, note descending.
+    let by_event_order = |a: &Event, b: &Event| {
+        (&a.kind, Desc(a.at), a.tag, Desc(&a.note)).cmp(&(&b.kind, Desc(b.at), b.tag, Desc(&b.note)))
+    };
+    assert_order_preserving_with((events(), events()), by_event_order);
+
+    // Tenants never see each other's rows.
+    let tenants = ("[$-&a-c]{0,4}", "[a-c]{1,2}", any::<u32>(), 0u32..99_999_999)
+        .prop_map(|(tenant, device_type, device_id, date)| TenantReading { tenant, device_type, device_id, date });
+    assert_prefix_isolated(
+        tenants,
+        |t: &TenantReading| t.tenant.clone(),
+        |tenant: &String| TenantReading::scan().tenant(tenant).ranges(),
+    );
+
+    let monitors =
+        (edge_i64(), "[a-c]{0,2}", "[a-c]{0,2}").prop_map(|(time, host, metric)| Monitor { time, host, metric });
+    let by_monitor_order = |a: &Monitor, b: &Monitor| (a.time, &a.host, &a.metric).cmp(&(b.time, &b.host, &b.metric));
+    // Salted keys sort by bucket first: order holds within a bucket, so compare buckets too.
+    let salt = Salt::new(16, SaltHash::Modulo).unwrap();
+    let bucket = move |m: &Monitor| salt.bucket(&(m.time,)).unwrap();
+    assert_order_preserving_with((monitors.clone(), monitors), move |a, b| {
+        bucket(a).cmp(&bucket(b)).then(by_monitor_order(a, b))
+    });
+}
