@@ -53,6 +53,8 @@ mod row_key;
 pub mod salt;
 pub mod scan;
 pub mod schema;
+#[cfg(feature = "serde")]
+pub mod serde;
 #[cfg(feature = "proptest")]
 pub mod testing;
 pub mod transform;
@@ -67,6 +69,8 @@ pub use key::Key;
 pub use merge::{merge, try_merge};
 pub use range::{KeyRange, KeyRanges, key_after, prefix_successor};
 pub use row_key::{RowKey, RowKeyOwned};
+#[cfg(feature = "serde")]
+pub use serde::{from_key, to_key, to_key_into};
 
 /// Derives [`RowKey`](trait@RowKey) for a struct with named fields.
 #[cfg(feature = "derive")]

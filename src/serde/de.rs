@@ -1,0 +1,436 @@
+//! The key-level deserializer: reads fields through [`OrderedReader`] as the type asks for
+//! them, so the type's own shape says where each field ends.
+//!
+//! The reader is made for any number of fields and read lazily: a field asked for at the end
+//! of the key is an empty ascending field the writer dropped (the reader checks that it may
+//! be). What is left to check at the end is what only the last field knows: that the key
+//! does not end in a separator.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use smallvec::SmallVec;
+
+use crate::error::{Error, Location, Result};
+use crate::field::{DecodeField, Desc, EncodeField, FieldBytes, Sink};
+use crate::format::OrderedReader;
+use crate::format::ordered::SEPARATOR;
+
+use super::de_field::FieldDe;
+use super::{Marker, Transform, deeper, relocate, unsupported};
+
+/// Where fields come from: a key, or a sequence's elements (framed the same way).
+pub(super) trait Source<'de> {
+    /// Reads the next field.
+    fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>>;
+    /// Where the field read last is, to locate an error in its value.
+    fn last(&self, name: Option<&'static str>) -> Location;
+    /// Where the next field would start.
+    fn here(&self, name: Option<&'static str>) -> Location;
+    fn at_end(&self) -> bool;
+    /// Whether the last field read ended in a separator (a descending one always does).
+    fn terminated(&self) -> bool;
+    fn position(&self) -> usize;
+    fn encoded(&self) -> &[u8];
+    /// Checks that the source was a whole key: no bytes left, no separator at the end.
+    fn finish(&mut self) -> Result<()>;
+}
+
+/// Captures a field's bytes as the reader cut them out.
+struct Raw<'x>(FieldBytes<'x>);
+
+impl<'x> DecodeField<'x> for Raw<'x> {
+    #[inline]
+    fn decode_field(bytes: FieldBytes<'x>) -> Result<Self> {
+        Ok(Raw(bytes))
+    }
+}
+
+impl EncodeField for Raw<'_> {
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(self.0.as_slice());
+        Ok(())
+    }
+}
+
+/// The fields of ordered bytes, borrowed for `'x`.
+pub(super) struct KeySource<'x> {
+    reader: OrderedReader<'x>,
+    bytes: &'x [u8],
+    next: usize,
+    /// Where the field read last starts.
+    last_start: usize,
+    /// The last field read is ascending and ended in a separator.
+    ends_in_separator: bool,
+    /// The last field read ended in a separator, ascending or descending.
+    terminated: bool,
+}
+
+impl<'x> KeySource<'x> {
+    pub(super) fn new(bytes: &'x [u8]) -> Self {
+        KeySource {
+            reader: OrderedReader::new(bytes, usize::MAX),
+            bytes,
+            next: 0,
+            last_start: 0,
+            ends_in_separator: false,
+            terminated: false,
+        }
+    }
+
+    #[inline]
+    fn read(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'x>> {
+        let start = self.reader.position();
+        self.last_start = start;
+        self.next += 1;
+        let bytes = match (desc, name) {
+            (false, None) => self.reader.field::<Raw<'x>>()?.0,
+            (false, Some(name)) => self.reader.named_field::<Raw<'x>>(name)?.0,
+            (true, None) => self.reader.field::<Desc<Raw<'x>>>()?.0.0,
+            (true, Some(name)) => self.reader.named_field::<Desc<Raw<'x>>>(name)?.0.0,
+        };
+        let end = self.reader.position();
+        // A separator can only end a field: every `00` inside one is escaped as `00 ff`.
+        self.ends_in_separator = !desc && end > start && self.bytes[..end].ends_with(&SEPARATOR);
+        self.terminated = desc || self.ends_in_separator;
+        Ok(bytes)
+    }
+
+    /// Checks that the key was read whole.
+    pub(super) fn finish(mut self) -> Result<()> {
+        self.check_end()
+    }
+
+    fn check_end(&mut self) -> Result<()> {
+        let reader = std::mem::replace(&mut self.reader, OrderedReader::new(&[], 0));
+        reader.finish()?;
+        if self.ends_in_separator {
+            return Err(Error::NonCanonical {
+                at: Location::at(self.bytes.len() - 2),
+                detail: "the key ends in a separator, but the last field is written without one \
+                         and empty trailing fields are dropped",
+            });
+        }
+        Ok(())
+    }
+
+    fn location(&self, name: Option<&'static str>) -> Location {
+        Location::UNKNOWN.fill(self.next, name, self.reader.position())
+    }
+
+    fn last_location(&self, name: Option<&'static str>) -> Location {
+        Location::UNKNOWN.fill(self.next.saturating_sub(1), name, self.last_start)
+    }
+}
+
+impl<'de> Source<'de> for KeySource<'de> {
+    #[inline]
+    fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
+        self.read(desc, name)
+    }
+    fn last(&self, name: Option<&'static str>) -> Location {
+        self.last_location(name)
+    }
+    fn here(&self, name: Option<&'static str>) -> Location {
+        self.location(name)
+    }
+    fn at_end(&self) -> bool {
+        self.reader.position() == self.bytes.len()
+    }
+    fn terminated(&self) -> bool {
+        self.terminated
+    }
+    fn position(&self) -> usize {
+        self.reader.position()
+    }
+    fn encoded(&self) -> &[u8] {
+        self.bytes
+    }
+    fn finish(&mut self) -> Result<()> {
+        self.check_end()
+    }
+}
+
+/// Fields of bytes that do not live for `'de` (they were unescaped into a buffer): each
+/// field is copied out, so values cannot borrow from them.
+struct Copied<'x>(KeySource<'x>);
+
+impl<'de> Source<'de> for Copied<'_> {
+    fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
+        let bytes = self.0.read(desc, name)?;
+        Ok(FieldBytes::from_smallvec(SmallVec::from_slice(bytes.as_slice())))
+    }
+    fn last(&self, name: Option<&'static str>) -> Location {
+        self.0.last_location(name)
+    }
+    fn here(&self, name: Option<&'static str>) -> Location {
+        self.0.location(name)
+    }
+    fn at_end(&self) -> bool {
+        self.0.reader.position() == self.0.bytes.len()
+    }
+    fn terminated(&self) -> bool {
+        self.0.terminated
+    }
+    fn position(&self) -> usize {
+        self.0.reader.position()
+    }
+    fn encoded(&self) -> &[u8] {
+        self.0.bytes
+    }
+    fn finish(&mut self) -> Result<()> {
+        self.0.check_end()
+    }
+}
+
+/// Runs `f` over the fields framed in one field's bytes, borrowing them when they live for `'de`.
+pub(super) fn with_source<'de, R>(
+    bytes: &FieldBytes<'de>,
+    f: impl FnOnce(&mut dyn Source<'de>) -> Result<R>,
+) -> Result<R> {
+    match bytes.as_borrowed() {
+        Some(borrowed) => f(&mut KeySource::new(borrowed)),
+        None => f(&mut Copied(KeySource::new(bytes.as_slice()))),
+    }
+}
+
+/// Reads a value from one field's bytes that hold an ordered key of its own.
+pub(super) fn nested_key<'de, R>(
+    bytes: &FieldBytes<'de>,
+    depth: u16,
+    f: impl FnOnce(&mut FlatDe<'_, dyn Source<'de> + '_>) -> Result<R>,
+) -> Result<R> {
+    with_source(bytes, |source| {
+        let value = f(&mut FlatDe::new(&mut *source, depth))?;
+        source.finish()?;
+        Ok(value)
+    })
+}
+
+/// Deserializes a value from a sequence of key fields.
+pub(super) struct FlatDe<'s, S: ?Sized> {
+    src: &'s mut S,
+    desc: bool,
+    transform: Transform,
+    /// The struct field being read, for errors.
+    name: Option<&'static str>,
+    depth: u16,
+}
+
+impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
+    pub(super) fn new(src: &'s mut S, depth: u16) -> Self {
+        FlatDe { src, desc: false, transform: Transform::None, name: None, depth }
+    }
+
+    #[inline]
+    fn field(&mut self) -> Result<FieldDe<'de>> {
+        let bytes = self.src.field(self.desc, self.name)?;
+        Ok(FieldDe::new(bytes, self.transform, self.depth))
+    }
+
+    /// Locates an error in the value of the field read last.
+    #[cold]
+    fn in_last(&self, err: Error) -> Error {
+        relocate(err, self.src.last(self.name))
+    }
+
+    fn fail(&self, err: Error) -> Error {
+        relocate(err, self.src.here(self.name))
+    }
+
+    /// Entering anything but a scalar; returns the depth inside.
+    fn enter(&self, found: &str) -> Result<u16> {
+        self.transform.check_decode(found).and_then(|()| deeper(self.depth)).map_err(|e| self.fail(e))
+    }
+
+    /// Runs `f` with the given state, restoring the current one after.
+    fn within<R>(
+        &mut self,
+        depth: u16,
+        desc: bool,
+        transform: Transform,
+        f: impl FnOnce(&mut Self) -> Result<R>,
+    ) -> Result<R> {
+        let saved = (self.depth, self.desc, self.transform, self.name);
+        (self.depth, self.desc, self.transform) = (depth, desc, transform);
+        let result = f(self);
+        (self.depth, self.desc, self.transform, self.name) = saved;
+        result
+    }
+}
+
+macro_rules! one_field {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let field = self.field()?;
+            field.$method(visitor).map_err(|e| self.in_last(e))
+        }
+    )*};
+}
+
+impl<'de, S: Source<'de> + ?Sized> de::Deserializer<'de> for &mut FlatDe<'_, S> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    one_field! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
+        deserialize_bytes deserialize_byte_buf deserialize_option deserialize_seq deserialize_map
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.transform.check_decode("()").map_err(|e| self.fail(e))?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value> {
+        self.transform.check_decode("a unit struct").map_err(|e| self.fail(e))?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        let (depth, desc, transform) = match Marker::of(name) {
+            None => (deeper(self.depth).map_err(|e| self.fail(e))?, self.desc, self.transform),
+            Some(Marker::Desc) => (self.enter("a Desc")?, !self.desc, Transform::None),
+            Some(Marker::Transform(t)) => (self.enter(t.wrapper())?, self.desc, t),
+        };
+        self.within(depth, desc, transform, |de| visitor.visit_newtype_struct(de))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        let depth = self.enter("a tuple")?;
+        self.within(depth, self.desc, Transform::None, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _: &'static str, len: usize, visitor: V) -> Result<V::Value> {
+        let depth = self.enter("a tuple struct")?;
+        self.within(depth, self.desc, Transform::None, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if is_system_time(name, fields) {
+            let field = self.field()?;
+            return field.deserialize_struct(name, fields, visitor).map_err(|e| self.in_last(e));
+        }
+        let depth = self.enter("a struct")?;
+        self.within(depth, self.desc, Transform::None, |de| {
+            visitor.visit_seq(FlatAccess::new(de, fields.len(), Some(fields)))
+        })
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let depth = self.enter("an enum")?;
+        self.within(depth, self.desc, Transform::None, |de| visitor.visit_enum(FlatEnum { de }))
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(self.fail(unsupported(ANY)))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(self.fail(unsupported(IGNORED)))
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(self.fail(unsupported(IDENTIFIER)))
+    }
+}
+
+pub(super) const ANY: &str = "the key holds no type tags, so a value cannot be read by what it looks like \
+     (deserialize_any: untagged or internally tagged enums, #[serde(flatten)], self-describing types such as \
+     serde_json::Value); give the field a concrete type";
+pub(super) const IGNORED: &str = "the key holds no type tags, so a value cannot be skipped without its type \
+     (deserialize_ignored_any); decode the whole key into a type with all its fields";
+pub(super) const IDENTIFIER: &str = "key fields have no names, only positions (deserialize_identifier); \
+     structs and variants are read by position";
+
+/// serde reads a `SystemTime` as this struct; it is one field in the key.
+pub(super) fn is_system_time(name: &str, fields: &[&str]) -> bool {
+    name == "SystemTime" && fields == ["secs_since_epoch", "nanos_since_epoch"]
+}
+
+/// The fields of a struct, tuple or variant payload: `len` values in a row.
+pub(super) struct FlatAccess<'a, 's, S: ?Sized> {
+    de: &'a mut FlatDe<'s, S>,
+    left: usize,
+    names: Option<&'static [&'static str]>,
+    index: usize,
+}
+
+impl<'a, 's, S: ?Sized> FlatAccess<'a, 's, S> {
+    pub(super) fn new(de: &'a mut FlatDe<'s, S>, len: usize, names: Option<&'static [&'static str]>) -> Self {
+        FlatAccess { de, left: len, names, index: 0 }
+    }
+}
+
+impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for FlatAccess<'_, '_, S> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        // A tuple's elements keep the name of the field that holds the tuple.
+        if let Some(names) = self.names {
+            self.de.name = names.get(self.index).copied();
+        }
+        self.index += 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// An enum in the key: its index field, then its payload's fields.
+struct FlatEnum<'a, 's, S: ?Sized> {
+    de: &'a mut FlatDe<'s, S>,
+}
+
+impl<'de, S: Source<'de> + ?Sized> de::EnumAccess<'de> for FlatEnum<'_, '_, S> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
+        let field = self.de.field()?;
+        let index = field.variant_index().map_err(|e| self.de.in_last(e))?;
+        let value = seed.deserialize(index.into_deserializer()).map_err(|e: Error| self.de.in_last(e))?;
+        Ok((value, self))
+    }
+}
+
+impl<'de, S: Source<'de> + ?Sized> de::VariantAccess<'de> for FlatEnum<'_, '_, S> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(FlatAccess::new(self.de, len, None))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(FlatAccess::new(self.de, fields.len(), Some(fields)))
+    }
+}

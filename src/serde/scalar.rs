@@ -1,0 +1,119 @@
+//! Scalars with the core's field encodings, through whatever wrapper (transform) holds them.
+//! Both directions delegate to the core types, so a serde scalar and the core field are the
+//! same bytes by construction.
+
+use crate::error::{Error, Result};
+use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Reversed, Sink};
+use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
+
+use super::Transform;
+
+/// One scalar as serde hands it over.
+#[derive(Clone, Copy)]
+pub(super) enum Scalar<'a> {
+    Bool(bool),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    I128(i128),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    U128(u128),
+    F32(f32),
+    F64(f64),
+    Char(char),
+    Str(&'a str),
+    Bytes(&'a [u8]),
+}
+
+/// A scalar and the transform to store it with: one field's bytes.
+pub(super) struct Leaf<'a> {
+    pub value: Scalar<'a>,
+    pub transform: Transform,
+}
+
+impl EncodeField for Leaf<'_> {
+    #[inline]
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        let t = self.transform;
+        match self.value {
+            Scalar::I8(v) => v.encode_with(t, out),
+            Scalar::I16(v) => v.encode_with(t, out),
+            Scalar::I32(v) => v.encode_with(t, out),
+            Scalar::I64(v) => v.encode_with(t, out),
+            Scalar::U8(v) => v.encode_with(t, out),
+            Scalar::U16(v) => v.encode_with(t, out),
+            Scalar::U32(v) => v.encode_with(t, out),
+            Scalar::U64(v) => v.encode_with(t, out),
+            Scalar::Str(s) => match t {
+                Transform::None => s.encode_field(out),
+                Transform::ReversedDomain => ReversedDomain(s).encode_field(out),
+                Transform::ReversedUrl => ReversedUrl(s).encode_field(out),
+                _ => Err(t.encode_error("a string")),
+            },
+            Scalar::Bool(v) => t.check_encode("a bool").and_then(|()| v.encode_field(out)),
+            Scalar::F32(v) => t.check_encode("an f32").and_then(|()| v.encode_field(out)),
+            Scalar::F64(v) => t.check_encode("an f64").and_then(|()| v.encode_field(out)),
+            Scalar::Char(v) => t.check_encode("a char").and_then(|()| v.encode_field(out)),
+            Scalar::Bytes(v) => t.check_encode("a byte string").and_then(|()| v.encode_field(out)),
+            Scalar::I128(v) => {
+                t.check_encode("an i128")?;
+                let v = i64::try_from(v)
+                    .map_err(|_| Error::unencodable("i128", "only values in the i64 range have an ordered encoding"))?;
+                v.encode_field(out)
+            }
+            Scalar::U128(v) => {
+                t.check_encode("a u128")?;
+                let v = u64::try_from(v)
+                    .map_err(|_| Error::unencodable("u128", "only values in the u64 range have an ordered encoding"))?;
+                v.encode_field(out)
+            }
+        }
+    }
+}
+
+/// An integer type with every transform that applies to it.
+pub(super) trait Int: Sized {
+    fn encode_with<S: Sink>(self, t: Transform, out: &mut S) -> Result<()>;
+    fn decode_with(bytes: FieldBytes<'_>, t: Transform) -> Result<Self>;
+}
+
+macro_rules! int {
+    ($ty:ty, $name:literal $(, bits: $bits:ty)?) => {
+        impl Int for $ty {
+            #[inline]
+            fn encode_with<S: Sink>(self, t: Transform, out: &mut S) -> Result<()> {
+                match t {
+                    Transform::None => self.encode_field(out),
+                    Transform::BigEndian => BigEndian(self).encode_field(out),
+                    Transform::Reversed => Reversed(self).encode_field(out),
+                    $(Transform::BitReversed => BitReversed::<$bits>(self).encode_field(out),)?
+                    _ => Err(t.encode_error($name)),
+                }
+            }
+
+            #[inline]
+            fn decode_with(bytes: FieldBytes<'_>, t: Transform) -> Result<Self> {
+                match t {
+                    Transform::None => <$ty>::decode_field(bytes),
+                    Transform::BigEndian => BigEndian::<$ty>::decode_field(bytes).map(|v| v.0),
+                    Transform::Reversed => Reversed::<$ty>::decode_field(bytes).map(|v| v.0),
+                    $(Transform::BitReversed => BitReversed::<$bits>::decode_field(bytes).map(|v| v.0),)?
+                    _ => Err(t.decode_error($name)),
+                }
+            }
+        }
+    };
+}
+
+int!(i8, "an i8");
+int!(i16, "an i16");
+int!(i32, "an i32");
+int!(i64, "an i64", bits: i64);
+int!(u8, "a u8");
+int!(u16, "a u16");
+int!(u32, "a u32");
+int!(u64, "a u64", bits: u64);
