@@ -23,6 +23,29 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 //!
+//! # Keys from serde types
+//!
+//! With the default `serde` feature, any `Serialize` type is a key in the same format, and the
+//! same bytes as the tuple of its fields ([`serde`](mod@serde) has the layout of sequences,
+//! maps and enums):
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Reading {
+//!     device: String,
+//!     at: rowkey::Desc<i64>,
+//! }
+//!
+//! let reading = Reading { device: "4c410523".into(), at: rowkey::Desc(1_588_291_200_000) };
+//! let key = rowkey::to_key(&reading)?;
+//! # use rowkey::RowKey;
+//! assert_eq!(key, ("4c410523", rowkey::Desc(1_588_291_200_000i64)).to_key()?);
+//! assert_eq!(rowkey::from_key::<Reading>(&key)?, reading);
+//! # }
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+//!
 //! # What sorts how
 //!
 //! - Strings and bytes sort bytewise, a prefix before its extensions (`"ab" < "abc"`), with
