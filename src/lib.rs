@@ -98,3 +98,8 @@ pub use serde::{from_key, to_key, to_key_into};
 /// Derives [`RowKey`](trait@RowKey) for a struct with named fields.
 #[cfg(feature = "derive")]
 pub use rowkey_derive::RowKey;
+
+/// The README's code blocks, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

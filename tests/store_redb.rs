@@ -1,0 +1,581 @@
+//! The key designs of the schema guides against a real store. For each, a few thousand
+//! generated rows go into redb; for generated queries, what redb's range scans return over
+//! the ranges the scan builder computes must be exactly, and in the same order, what a
+//! brute-force filter over every row keeps. Then the operations built on ranges: deleting a
+//! tenant by its range, and merging a salted table's buckets back into unsalted order.
+//!
+//! Rows and queries come from a fixed seed, so a failure reproduces on every run.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::ops::{Bound, RangeBounds};
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use redb::{Database, ReadableTable, TableDefinition};
+use rowkey::scan::OrderedScan;
+use rowkey::transform::reverse_domain;
+use rowkey::{Key, KeyRanges, RowKey, RowKeyOwned};
+
+/// Key bytes to the row's index in the sorted rows the test keeps beside the store.
+const ROWS: TableDefinition<&[u8], u64> = TableDefinition::new("rows");
+
+/// Generated rows per key type: enough that every query has neighbours on both sides.
+const ROW_COUNT: usize = 3_000;
+/// Generated queries per query shape.
+const QUERIES: usize = 150;
+
+// ---------------------------------------------------------------------------------------
+// The key types, one per scenario.
+
+/// The quickstart's key: salted by device, newest first, delimited.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+struct Reading {
+    device_type: String,
+    device_id: String,
+    #[rowkey(reverse)]
+    ts_millis: i64,
+}
+
+/// Multi-tenant: the tenant first.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+struct TenantReading {
+    tenant: String,
+    device_type: String,
+    #[rowkey(hex)]
+    device_id: u32,
+    #[rowkey(width = 8)]
+    date: u32,
+}
+
+/// The web table: reversed host, path, newest crawl first.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+struct Page {
+    #[rowkey(reverse_domain)]
+    host: String,
+    path: String,
+    #[rowkey(desc)]
+    crawled: SystemTime,
+}
+
+/// Time series, `device#metric#timestamp`.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+struct Point {
+    device: String,
+    metric: String,
+    #[rowkey(width = 13)]
+    ts_secs: i64,
+}
+
+/// Spanner's bit-reversed sequence, with child rows under each id.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+struct OrderLine {
+    #[rowkey(bit_reverse)]
+    order_id: i64,
+    line: u32,
+}
+
+/// Tablestore's `time % 16` buckets.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
+struct Sample {
+    time: i64,
+    host: String,
+    metric: String,
+}
+
+// ---------------------------------------------------------------------------------------
+// The scans.
+
+#[test]
+fn reading_scans_match_brute_force() {
+    let mut rng = Rng(1);
+    let table = Table::load("reading", (0..ROW_COUNT).map(|_| reading(&mut rng)));
+    let picks = table.picks(&mut rng);
+
+    // One device: the bucket is known, one range.
+    table.check(
+        picks.iter().map(|r| (r.device_type.clone(), r.device_id.clone())),
+        |(kind, id)| Reading::scan().device_type(kind).device_id(id).ranges(),
+        |(kind, id), row| row.device_type == *kind && row.device_id == *id,
+    );
+    // One device in a time window, bounds of every kind, given in time order.
+    table.check(
+        picks.iter().map(|r| (r.device_type.clone(), r.device_id.clone(), rng.bounds(0, 1_000_000))),
+        |(kind, id, window)| Reading::scan().device_type(kind).device_id(id).ts_millis_range(*window).ranges(),
+        |(kind, id, window), row| row.device_type == *kind && row.device_id == *id && window.contains(&row.ts_millis),
+    );
+    // One type, every device: 16 ranges.
+    table.check(
+        DEVICE_TYPES.iter().map(|t| t.to_string()),
+        |kind| Reading::scan().device_type(kind).ranges(),
+        |kind, row| row.device_type == *kind,
+    );
+    // A prefix of the type, including the empty one and one no type has.
+    table.check(
+        ["", "c", "m", "met", "meter", "meterx", "v", "z"],
+        |prefix| Reading::scan().device_type_starts_with(prefix).ranges(),
+        |prefix, row| row.device_type.starts_with(prefix),
+    );
+}
+
+#[test]
+fn tenant_scans_match_brute_force() {
+    let mut rng = Rng(2);
+    let table = Table::load("tenant", (0..2 * ROW_COUNT).map(|_| tenant_reading(&mut rng)));
+    let picks = table.picks(&mut rng);
+
+    table.check(TENANTS, |t| TenantReading::scan().tenant(t).ranges(), |t, row| row.tenant == *t);
+    table.check(
+        picks.iter().map(|r| (r.tenant.clone(), r.device_type.clone())),
+        |(t, kind)| TenantReading::scan().tenant(t).device_type(kind).ranges(),
+        |(t, kind), row| row.tenant == *t && row.device_type == *kind,
+    );
+    table.check(
+        picks.iter().map(|r| (r.tenant.clone(), r.device_type.clone(), r.device_id, rng.bounds(20200501, 20200531))),
+        |(t, kind, id, days)| {
+            let days = (days.0.map(|d| d as u32), days.1.map(|d| d as u32));
+            TenantReading::scan().tenant(t).device_type(kind).device_id(*id).date_range(days).ranges()
+        },
+        |(t, kind, id, days), row| {
+            row.tenant == *t && row.device_type == *kind && row.device_id == *id && days.contains(&i64::from(row.date))
+        },
+    );
+}
+
+#[test]
+fn page_scans_match_brute_force() {
+    let mut rng = Rng(3);
+    let table = Table::load("page", (0..ROW_COUNT).map(|_| page(&mut rng)));
+    let picks = table.picks(&mut rng);
+
+    // One host, exactly: not its sub-domains, not `google-analytics.com`.
+    table.check(HOSTS, |h| Page::scan().host(h).ranges(), |h, row| row.host == *h);
+    table.check(
+        picks.iter().map(|p| (p.host.clone(), p.path.clone())),
+        |(h, path)| Page::scan().host(h).path(path).ranges(),
+        |(h, path), row| row.host == *h && row.path == *path,
+    );
+    // Crawl windows on a descending field, in time order.
+    table.check(
+        picks.iter().map(|p| (p.host.clone(), p.path.clone(), rng.bounds(0, 1_000))),
+        |(h, path, secs)| {
+            let window = (secs.0.map(|s| at(s as u64)), secs.1.map(|s| at(s as u64)));
+            Page::scan().host(h).path(path).crawled_range(window).ranges()
+        },
+        |(h, path, secs), row| {
+            let secs_of = row.crawled.duration_since(UNIX_EPOCH).unwrap().as_secs() as i64;
+            row.host == *h && row.path == *path && secs.contains(&secs_of)
+        },
+    );
+    // A site and its sub-domains: the host's range plus the reversed name's `.` prefix.
+    table.check(
+        HOSTS,
+        |h| {
+            let mut ranges = Page::scan().host(h).ranges()?;
+            let below = format!("{}.", reverse_domain(h)?);
+            ranges.extend(OrderedScan::for_key::<Page>().starts_with(below.as_str())?);
+            Ok(ranges)
+        },
+        |h, row| row.host == *h || row.host.ends_with(&format!(".{h}")),
+    );
+}
+
+#[test]
+fn point_scans_match_brute_force() {
+    let mut rng = Rng(4);
+    let table = Table::load("point", (0..ROW_COUNT).map(|_| point(&mut rng)));
+    let picks = table.picks(&mut rng);
+
+    table.check(POINT_DEVICES, |d| Point::scan().device(d).ranges(), |d, row| row.device == *d);
+    table.check(
+        picks.iter().map(|p| (p.device.clone(), p.metric.clone())),
+        |(d, m)| Point::scan().device(d).metric(m).ranges(),
+        |(d, m), row| row.device == *d && row.metric == *m,
+    );
+    table.check(
+        picks.iter().map(|p| (p.device.clone(), *rng.pick(&["", "c", "cpu", "cpu_", "disk", "disk_r", "x"]))),
+        |(d, prefix)| Point::scan().device(d).metric_starts_with(prefix).ranges(),
+        |(d, prefix), row| row.device == *d && row.metric.starts_with(prefix),
+    );
+    table.check(
+        picks.iter().map(|p| (p.device.clone(), p.metric.clone(), rng.bounds(-2_000, 100_000))),
+        |(d, m, window)| Point::scan().device(d).metric(m).ts_secs_range(*window).ranges(),
+        |(d, m, window), row| row.device == *d && row.metric == *m && window.contains(&row.ts_secs),
+    );
+}
+
+#[test]
+fn order_line_scans_match_brute_force() {
+    let mut rng = Rng(5);
+    let lines = (0..1_500i64).flat_map(|id| (0..(id % 3) as u32 + 1).map(move |line| OrderLine { order_id: id, line }));
+    let table = Table::load("order-line", lines);
+    let picks = table.picks(&mut rng);
+
+    // Every line of an order, whatever part of the key space the reversal sent it to; and
+    // orders that do not exist.
+    table.check(
+        picks.iter().map(|l| l.order_id).chain([-1, 1_500, i64::MAX]),
+        |id| OrderLine::scan().order_id(*id).ranges(),
+        |id, row| row.order_id == *id,
+    );
+    table.check(
+        picks.iter().map(|l| (l.order_id, rng.bounds(0, 3))),
+        |(id, lines)| {
+            let lines = (lines.0.map(|l| l as u32), lines.1.map(|l| l as u32));
+            OrderLine::scan().order_id(*id).line_range(lines).ranges()
+        },
+        |(id, lines), row| row.order_id == *id && lines.contains(&i64::from(row.line)),
+    );
+    table.check(
+        picks.iter().map(|l| (l.order_id, l.line)),
+        |(id, line)| OrderLine::scan().order_id(*id).line(*line).ranges(),
+        |(id, line), row| row.order_id == *id && row.line == *line,
+    );
+}
+
+#[test]
+fn sample_scans_match_brute_force() {
+    let mut rng = Rng(6);
+    let table = Table::load("sample", (0..ROW_COUNT).map(|_| sample(&mut rng)));
+    let picks = table.picks(&mut rng);
+
+    // One instant: one bucket.
+    table.check(picks.iter().map(|s| s.time), |t| Sample::scan().time(*t).ranges(), |t, row| row.time == *t);
+    // A window: every bucket.
+    table.check(
+        (0..QUERIES).map(|_| rng.bounds(-300, 3_000)),
+        |window| Sample::scan().time_range(*window).ranges(),
+        |window, row| window.contains(&row.time),
+    );
+    table.check(
+        picks.iter().map(|s| (s.time, *rng.pick(&["", "w", "web-1", "web-10", "db"]))),
+        |(t, prefix)| Sample::scan().time(*t).host_starts_with(prefix).ranges(),
+        |(t, prefix), row| row.time == *t && row.host.starts_with(prefix),
+    );
+    table.check(
+        picks.iter().map(|s| (s.time, s.host.clone(), s.metric.clone())),
+        |(t, h, m)| Sample::scan().time(*t).host(h).metric(m).ranges(),
+        |(t, h, m), row| row.time == *t && row.host == *h && row.metric == *m,
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Range deletes and merges.
+
+#[test]
+fn deleting_a_tenants_range_deletes_exactly_its_rows() {
+    let mut rng = Rng(7);
+    let table = Table::load("tenant-delete", (0..2 * ROW_COUNT).map(|_| tenant_reading(&mut rng)));
+    // Tenants that are byte prefixes of each other (`ac`, `acme`, `acme2`, `acme-eu`), deleted
+    // one by one, in an order where a short name goes before the longer names it prefixes.
+    let mut remaining: Vec<&str> = TENANTS.to_vec();
+    for tenant in ["acme", "ac", "acme-eu", "globex", "acme2", "acmf"] {
+        let before = table.stored();
+        let tx = table.store.db.begin_write().unwrap();
+        {
+            let mut rows = tx.open_table(ROWS).unwrap();
+            for range in &TenantReading::scan().tenant(tenant).ranges().unwrap() {
+                rows.retain_in::<&[u8], _>(range.bounds(), |_, _| false).unwrap();
+            }
+        }
+        tx.commit().unwrap();
+        remaining.retain(|t| *t != tenant);
+
+        let expected: Vec<usize> =
+            (0..table.rows.len()).filter(|&i| remaining.contains(&table.row(i).tenant.as_str())).collect();
+        let after = table.stored();
+        assert_eq!(after, expected, "after deleting {tenant}");
+        assert!(before.len() > after.len(), "{tenant} had rows");
+    }
+    assert!(table.stored().is_empty());
+}
+
+#[test]
+fn salted_buckets_merge_into_unsalted_order() {
+    let mut rng = Rng(8);
+    // Modulo buckets, ordered format: the unsalted order is time order.
+    let samples = Table::load("sample-merge", (0..ROW_COUNT).map(|_| sample(&mut rng)));
+    for window in (0..20).map(|_| rng.bounds(-300, 3_000)) {
+        let ranges = Sample::scan().time_range(window).ranges().unwrap();
+        // The bucket is one orderedcode byte and the `00 01` separator.
+        let merged = samples.merged(&ranges, |key| Key::from(&key[3..]));
+        let mut expected: Vec<&Sample> =
+            samples.rows.iter().map(|(_, s)| s).filter(|s| window.contains(&s.time)).collect();
+        expected.sort_by(|a, b| (a.time, &a.host, &a.metric).cmp(&(b.time, &b.host, &b.metric)));
+        assert_same_order(&merged, &expected, &format!("{window:?}"));
+    }
+
+    // FarmHash buckets, delimited format: the unsalted order is type, device, newest first.
+    let readings = Table::load("reading-merge", (0..ROW_COUNT).map(|_| reading(&mut rng)));
+    for kind in DEVICE_TYPES {
+        let ranges = Reading::scan().device_type(kind).ranges().unwrap();
+        assert_eq!(ranges.len(), 16);
+        // The bucket is two digits and the delimiter.
+        let merged = readings.merged(&ranges, |key| Key::from(&key[3..]));
+        let mut expected: Vec<&Reading> =
+            readings.rows.iter().map(|(_, r)| r).filter(|r| r.device_type == kind).collect();
+        expected.sort_by(|a, b| {
+            (&a.device_type, &a.device_id, std::cmp::Reverse(a.ts_millis)).cmp(&(
+                &b.device_type,
+                &b.device_id,
+                std::cmp::Reverse(b.ts_millis),
+            ))
+        });
+        assert!(!expected.is_empty());
+        assert_same_order(&merged, &expected, kind);
+    }
+}
+
+/// Panics at the first row where the merge and the expected order differ, rather than
+/// printing thousands of rows.
+fn assert_same_order<T: Debug + PartialEq>(merged: &[&T], expected: &[&T], query: &str) {
+    if let Some(at) = (0..merged.len().max(expected.len())).find(|&i| merged.get(i) != expected.get(i)) {
+        panic!(
+            "{query}: the merge gives {} rows, {} expected; first difference at row {at}: {:?} instead of {:?}",
+            merged.len(),
+            expected.len(),
+            merged.get(at),
+            expected.get(at)
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Generated rows. Small pools of values, chosen so that some are byte prefixes of others,
+// make neighbouring keys that a wrong bound would take in or leave out.
+
+const DEVICE_TYPES: [&str; 4] = ["cam", "meter", "meterx", "valve"];
+const DEVICE_IDS: [&str; 8] = ["0", "4c41", "4c410523", "4c4105230", "a0b81f74", "ff", "fff", "ffffffff"];
+const TENANTS: [&str; 6] = ["ac", "acme", "acme-eu", "acme2", "acmf", "globex"];
+const HOSTS: [&str; 8] = [
+    "google.com",
+    "maps.google.com",
+    "a.maps.google.com",
+    "google-analytics.com",
+    "googleusercontent.com",
+    "com",
+    "example.com",
+    "www.example.com",
+];
+const PATHS: [&str; 7] = ["", "/", "/a", "/a\0", "/a#b", "/ab", "/\u{ff}"];
+const POINT_DEVICES: [&str; 5] = ["m1", "m10", "m2", "m", "n"];
+const METRICS: [&str; 6] = ["cpu", "cpu_user", "disk_read", "disk_write", "mem", "m"];
+
+fn reading(rng: &mut Rng) -> Reading {
+    Reading {
+        device_type: rng.pick(&DEVICE_TYPES).to_string(),
+        device_id: rng.pick(&DEVICE_IDS).to_string(),
+        // Now and then the ends of the range, where an off-by-one bound would show.
+        ts_millis: if rng.next().is_multiple_of(16) { *rng.pick(&[0, 1, 999_999]) } else { rng.range(0, 1_000_000) },
+    }
+}
+
+fn tenant_reading(rng: &mut Rng) -> TenantReading {
+    TenantReading {
+        tenant: rng.pick(&TENANTS).to_string(),
+        device_type: rng.pick(&["meter", "valve"]).to_string(),
+        device_id: *rng.pick(&[0, 1, 0x10, 0xff, 0x4c41_0523, 0x4c41_0524, 0xffff_fffe, u32::MAX]),
+        date: 20200501 + rng.range(0, 31) as u32,
+    }
+}
+
+fn page(rng: &mut Rng) -> Page {
+    Page {
+        host: rng.pick(&HOSTS).to_string(),
+        path: rng.pick(&PATHS).to_string(),
+        crawled: at(rng.range(0, 1_000) as u64),
+    }
+}
+
+fn point(rng: &mut Rng) -> Point {
+    Point {
+        device: rng.pick(&POINT_DEVICES).to_string(),
+        metric: rng.pick(&METRICS).to_string(),
+        ts_secs: rng.range(-2_000, 100_000),
+    }
+}
+
+fn sample(rng: &mut Rng) -> Sample {
+    Sample {
+        time: rng.range(-300, 3_000),
+        host: rng.pick(&["db-1", "web-1", "web-10", "web-2"]).to_string(),
+        metric: rng.pick(&["cpu", "mem"]).to_string(),
+    }
+}
+
+fn at(secs: u64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_secs(secs)
+}
+
+/// SplitMix64: deterministic, and good enough to spread picks over small pools.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value in `low..high`.
+    fn range(&mut self, low: i64, high: i64) -> i64 {
+        low + (self.next() % (high - low) as u64) as i64
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+
+    /// A range within `low..high` whose sides are each inclusive, exclusive or open, and
+    /// which may be empty or reversed.
+    fn bounds(&mut self, low: i64, high: i64) -> (Bound<i64>, Bound<i64>) {
+        let side = |rng: &mut Rng| match rng.next() % 5 {
+            0 => Bound::Unbounded,
+            1 | 2 => Bound::Included(rng.range(low, high)),
+            _ => Bound::Excluded(rng.range(low, high)),
+        };
+        let start = side(self);
+        (start, side(self))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The store, and the rows kept beside it.
+
+/// A redb database in its own directory under the temp dir, removed when dropped.
+struct Store {
+    // First, so the database is closed before its directory is removed.
+    db: Database,
+    dir: PathBuf,
+}
+
+impl Store {
+    fn create(name: &str) -> Store {
+        // The pid and the clock keep concurrent runs apart; the name keeps tests apart.
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        let dir = std::env::temp_dir().join(format!("rowkey-store-{name}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Database::create(dir.join("db.redb")).unwrap();
+        Store { db, dir }
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Rows in a store, and the same rows in key order in memory: the store maps each key to
+/// the row's index in `rows`, so a scan's result is a list of indices.
+struct Table<T> {
+    store: Store,
+    rows: Vec<(Key, T)>,
+}
+
+impl<T: RowKeyOwned + Debug> Table<T> {
+    /// Writes the rows (a later row with the same key replaces an earlier one, as in the
+    /// store) and checks that every key decodes back to its row.
+    fn load(name: &str, rows: impl IntoIterator<Item = T>) -> Table<T>
+    where
+        T: PartialEq,
+    {
+        let mut by_key = BTreeMap::new();
+        for row in rows {
+            let key = row.to_key().unwrap();
+            assert_eq!(T::from_key(&key).unwrap(), row, "{key}");
+            by_key.insert(key, row);
+        }
+        let rows: Vec<(Key, T)> = by_key.into_iter().collect();
+        assert!(rows.len() >= 2_000, "{name}: only {} distinct rows", rows.len());
+
+        let store = Store::create(name);
+        let tx = store.db.begin_write().unwrap();
+        {
+            let mut table = tx.open_table(ROWS).unwrap();
+            for (i, (key, _)) in rows.iter().enumerate() {
+                table.insert(key.as_bytes(), i as u64).unwrap();
+            }
+        }
+        tx.commit().unwrap();
+        Table { store, rows }
+    }
+
+    fn row(&self, i: usize) -> &T {
+        &self.rows[i].1
+    }
+
+    /// Rows to build queries from, so that most queries find something.
+    fn picks(&self, rng: &mut Rng) -> Vec<&T> {
+        (0..QUERIES).map(|_| &rng.pick(&self.rows).1).collect()
+    }
+
+    /// What redb returns for `ranges`, in the order it returns it.
+    fn scan(&self, ranges: &KeyRanges) -> Vec<usize> {
+        let read = self.store.db.begin_read().unwrap();
+        let table = read.open_table(ROWS).unwrap();
+        let mut found = Vec::new();
+        for range in ranges {
+            for row in table.range::<&[u8]>(range.bounds()).unwrap() {
+                found.push(row.unwrap().1.value() as usize);
+            }
+        }
+        found
+    }
+
+    /// Every row the store holds, in key order.
+    fn stored(&self) -> Vec<usize> {
+        let read = self.store.db.begin_read().unwrap();
+        let table = read.open_table(ROWS).unwrap();
+        table.iter().unwrap().map(|row| row.unwrap().1.value() as usize).collect()
+    }
+
+    /// For every query, the store's scan over the computed ranges returns the rows that
+    /// `matches` keeps, each once, in key order. At least a quarter of the queries must find
+    /// something, or the test would prove little.
+    fn check<Q: Debug>(
+        &self,
+        queries: impl IntoIterator<Item = Q>,
+        ranges: impl Fn(&Q) -> rowkey::Result<KeyRanges>,
+        matches: impl Fn(&Q, &T) -> bool,
+    ) {
+        let (mut asked, mut found) = (0, 0);
+        for query in queries {
+            let ranges = ranges(&query).unwrap_or_else(|e| panic!("ranges for {query:?}: {e}"));
+            let scanned = self.scan(&ranges);
+            let expected: Vec<usize> = (0..self.rows.len()).filter(|&i| matches(&query, self.row(i))).collect();
+            if scanned != expected {
+                let show =
+                    |ids: Vec<usize>| ids.iter().map(|&i| format!("\n    {}", self.rows[i].0)).collect::<String>();
+                let missed = expected.iter().filter(|i| !scanned.contains(i)).copied().collect();
+                let extra = scanned.iter().filter(|i| !expected.contains(i)).copied().collect();
+                panic!(
+                    "query {query:?}\n  ranges {ranges}\n  missed:{}\n  returned but not matching:{}\n  \
+                     (or the same rows in another order)",
+                    show(missed),
+                    show(extra)
+                );
+            }
+            asked += 1;
+            found += usize::from(!scanned.is_empty());
+        }
+        assert!(found * 4 >= asked, "only {found} of {asked} queries found rows");
+    }
+
+    /// The rows of `ranges`, each range read from the store as its own stream and the streams
+    /// merged by `unsalted`.
+    fn merged(&self, ranges: &KeyRanges, unsalted: impl Fn(&[u8]) -> Key) -> Vec<&T> {
+        let read = self.store.db.begin_read().unwrap();
+        let table = read.open_table(ROWS).unwrap();
+        let streams: Vec<_> = ranges.iter().map(|range| table.range::<&[u8]>(range.bounds()).unwrap()).collect();
+        rowkey::merge::try_merge(streams, |(key, _)| unsalted(key.value()))
+            .map(|row| self.row(row.unwrap().1.value() as usize))
+            .collect()
+    }
+}
