@@ -8,7 +8,7 @@ use rowkey::format::Delimited;
 use rowkey::scan::{DelimitedScan, OrderedScan};
 use rowkey::testing::{
     assert_decode_total, assert_order_preserving, assert_order_preserving_with, assert_prefix_isolated,
-    assert_scan_exact, edge_i64, edge_strings, text_near,
+    assert_scan_exact, edge_i64, edge_strings,
 };
 use rowkey::{Desc, Error, Key, KeyRange, KeyRanges, RowKey};
 
@@ -137,7 +137,9 @@ fn decode_total_catches_a_panicking_decoder() {
 
 #[test]
 fn isolation_catches_a_delimiter_inside_a_tenant() {
-    let keys = (text_near('#'), "[a-z]{1,3}").prop_map(|(t, id)| Formatted(t, id));
+    // Tenants from `a` and `#` alone: pairs like `a` and `a#a` come up in almost every run
+    // of 256 cases, so the helper reliably meets the collision it must report.
+    let keys = ("[a#]{1,3}", "[a-z]{1,3}").prop_map(|(t, id)| Formatted(t, id));
     let message = failure(|| {
         assert_prefix_isolated(
             keys,
@@ -177,8 +179,10 @@ fn scan_exact_catches_a_prefix_that_matches_longer_values() {
     // `user1` as a byte prefix also returns `user10`'s rows.
     let message = failure(|| {
         assert_scan_exact(
-            prop::collection::vec(("user[0-9]{1,2}", "[a-z]{1,2}").prop_map(|(u, p)| Formatted(u, p)), 0..40),
-            "user[0-9]{1,2}",
+            // Single-digit queries against mostly two-digit users: `user1` meets `user10`
+            // in most cases, so the helper reliably sees the bug.
+            prop::collection::vec(("user[0-9]{1,2}", "[a-z]{1,2}").prop_map(|(u, p)| Formatted(u, p)), 10..40),
+            "user[0-9]",
             |user: &String| Ok(KeyRanges::from(KeyRange::prefix(user.as_bytes()))),
             |user: &String, row: &Formatted| row.0 == *user,
         );
