@@ -193,7 +193,10 @@ fn last_hour_of_a_type(table: &ReadOnlyTable<&[u8], f32>, kind: &str) -> Result<
     // Where the first device ends and the next, from another bucket, begins.
     let next = decoded.iter().position(|r| r.device_id != decoded[0].device_id).unwrap_or(1).max(1);
     println!("  merged into unsalted order, device by device, each newest first:");
-    let show = |(key, celsius): &(Key, f32)| println!("    {key}  {celsius:.1} °C");
+    let show = |(key, celsius): &(Key, f32)| match Reading::SCHEMA.inspect(key) {
+        Ok(fields) => println!("    {key}  {celsius:.1} °C  ({fields})"),
+        Err(err) => println!("    {key}  {celsius:.1} °C  (not a Reading key: {err})"),
+    };
     merged.iter().take(2).for_each(show);
     println!("    ...");
     merged.iter().skip(next - 1).take(3).for_each(show);
@@ -256,6 +259,7 @@ fn readable_key(table: &ReadOnlyTable<&[u8], f32>, kind: &str, device: &str) -> 
     let reading = Reading::from_key(&key)?;
     println!("newest row of {kind} {device}: 1 row read, {}", since(started));
     println!("  key      {key}");
+    println!("  fields   {}", Reading::SCHEMA.inspect(&key)?);
     println!("  decoded  {reading:?}");
     println!("  value    {:.1} °C", celsius.value());
     println!("  i64::MAX - {} = {}", reading.ts_millis, i64::MAX - reading.ts_millis);

@@ -77,7 +77,8 @@ fn main() -> Result<(), Error> {
     println!("orders 1 to 4 and their keys:");
     for id in 1..=4 {
         let key = Order { order_id: id }.to_key()?;
-        println!("  {id}  stored as {:>20}  key {key}", rowkey::transform::bit_reverse(id, true));
+        let fields = Order::SCHEMA.inspect(&key)?;
+        println!("  {id}  stored as {:>20}  key {key}  ({fields})", rowkey::transform::bit_reverse(id, true));
     }
 
     // Where did the latest 1,000 orders go? Split each table at every 1/16 of its keys.

@@ -78,18 +78,20 @@ fn main() -> Result<(), Error> {
     let disk_points = read_points(&table, &disk)?;
     println!("machine04, metrics starting \"disk\": {disk}: {} points", disk_points.len());
     let last = &disk_points[disk_points.len() - 1].0;
-    println!("  first key {}, last key {last}", disk_points[0].0);
+    let first = &disk_points[0].0;
+    println!("  first key {first}  ({})", Point::SCHEMA.inspect(first)?);
+    println!("  last key  {last}  ({})", Point::SCHEMA.inspect(last)?);
     assert_eq!(disk_points.len(), 2 * MINUTES as usize);
     Ok(())
 }
 
 /// The points in `ranges`, with their keys as text (this format's keys are readable).
-fn read_points(table: &ReadOnlyTable<&[u8], f64>, ranges: &KeyRanges) -> Result<Vec<(String, f64)>, Error> {
+fn read_points(table: &ReadOnlyTable<&[u8], f64>, ranges: &KeyRanges) -> Result<Vec<(rowkey::Key, f64)>, Error> {
     let mut points = Vec::new();
     for range in ranges {
         for row in table.range::<&[u8]>(range.bounds())? {
             let (key, value) = row?;
-            points.push((rowkey::Key::from(key.value()).to_string(), value.value()));
+            points.push((rowkey::Key::from(key.value()), value.value()));
         }
     }
     Ok(points)

@@ -40,6 +40,17 @@ use std::fmt;
 use crate::error::Result;
 use crate::salt::{Salt, SaltHash};
 
+#[cfg(feature = "bigtable")]
+mod bigtable;
+mod decode;
+mod inspect;
+mod value;
+
+#[cfg(feature = "bigtable")]
+pub use bigtable::ExportOptions;
+pub use inspect::{InspectedField, Inspection};
+pub use value::Value;
+
 /// A key type with a static [`Schema`]. `#[derive(RowKey)]` implements it; the derive also
 /// puts the same value in an inherent `SCHEMA` constant, so `T::SCHEMA` works without this
 /// trait in scope.

@@ -214,6 +214,12 @@ impl Delimited {
         Ok(value)
     }
 
+    /// A reader for a key of `fields` fields, for code that walks a key without a key type
+    /// (schema inspection).
+    pub(crate) fn reader<'f, 'de>(&'f self, bytes: &'de [u8], fields: usize) -> DelimitedReader<'f, 'de> {
+        DelimitedReader { format: self, bytes, pos: 0, fields, next_field: 0 }
+    }
+
     /// Appends one field's text, checked against the delimiter: statically by its alphabet
     /// when it has one, else byte by byte.
     pub(crate) fn append_text<T: EncodeText + ?Sized>(
@@ -358,7 +364,7 @@ impl<'de> DelimitedReader<'_, 'de> {
         Ok(&rest[..end])
     }
 
-    fn finish(self) -> Result<()> {
+    pub(crate) fn finish(self) -> Result<()> {
         if self.fields == 0 && self.bytes != self.format.delimiter.as_slice() {
             return Err(Error::Malformed { at: Location::at(0), detail: "a key of no fields is the delimiter alone" });
         }

@@ -1,0 +1,268 @@
+//! Decoding one field's bytes into a [`Value`] from its [`FieldSchema`] alone, and the
+//! reverse trip the salt needs: the bytes the Rust value would hash as.
+//!
+//! Errors come back without a location; the caller knows the field and its offset.
+
+use crate::error::{Error, Result};
+use crate::field::decimal::decode_decimal;
+use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
+use crate::field::{DecodeField, EncodeField, FieldBytes};
+use crate::schema::{Encoding, FieldSchema, Transform, Value};
+use crate::transform::{bit_reverse, bit_reverse_u64, unreverse_domain};
+
+/// The value of an ordered-format field from its unescaped (and, for `desc`, un-negated)
+/// bytes.
+pub(super) fn binary(field: &FieldSchema, bytes: Vec<u8>) -> Result<Value> {
+    let bytes = if field.optional {
+        // `Option`'s marker: empty is `None`, and a `Some` whose bytes were all `00` got one
+        // more `00`.
+        if bytes.is_empty() {
+            return Ok(Value::Null);
+        }
+        if bytes.iter().all(|&b| b == 0) { bytes[1..].to_vec() } else { bytes }
+    } else {
+        bytes
+    };
+    let ty = inner_type(field.rust_type);
+    let stored = match field.encoding {
+        Encoding::Utf8 => Value::Str(utf8(ty, bytes)?),
+        Encoding::Bytes | Encoding::Custom => Value::Bytes(bytes),
+        Encoding::Int64 => Value::Int(decode_i64(&bytes)?.into()),
+        Encoding::Uint64 => Value::Int(decode_u64(&bytes)?.into()),
+        Encoding::BigEndianInt64 => Value::Int(big_endian(ty, &bytes)?.into()),
+        Encoding::Float64 => Value::Float(f64::decode_field(FieldBytes::borrowed(&bytes))?),
+        Encoding::Bool => match decode_i64(&bytes)? {
+            0 => Value::Bool(false),
+            1 => Value::Bool(true),
+            other => return Err(Error::out_of_range(other.into(), "bool")),
+        },
+        Encoding::TimestampMicros => Value::Timestamp(decode_i64(&bytes)?),
+        Encoding::Decimal { .. } | Encoding::Hex { .. } | Encoding::Flattened(_) => {
+            return Err(inconsistent(field, "an ordered key"));
+        }
+    };
+    untransform(field, ty, stored)
+}
+
+/// The value of a delimited-format field from its text.
+pub(super) fn text(field: &FieldSchema, text: &[u8]) -> Result<Value> {
+    if field.optional && text.is_empty() {
+        return Ok(Value::Null);
+    }
+    let ty = inner_type(field.rust_type);
+    let stored = match field.encoding {
+        Encoding::Utf8 => Value::Str(utf8(ty, text.to_vec())?),
+        Encoding::Bytes | Encoding::Custom => Value::Bytes(text.to_vec()),
+        Encoding::Bool => match text {
+            b"false" => Value::Bool(false),
+            b"true" => Value::Bool(true),
+            _ => return Err(Error::invalid("bool", "expected `false` or `true`")),
+        },
+        Encoding::Decimal { width, signed } => Value::Int(decode_decimal(text, width.into(), signed, ty)?),
+        Encoding::Hex { digits } => hex(ty, digits, text)?,
+        Encoding::Int64
+        | Encoding::Uint64
+        | Encoding::BigEndianInt64
+        | Encoding::Float64
+        | Encoding::TimestampMicros
+        | Encoding::Flattened(_) => return Err(inconsistent(field, "a delimited key")),
+    };
+    untransform(field, ty, stored)
+}
+
+/// Where in a text field the first byte outside its encoding's alphabet is, so that an error
+/// points at that byte rather than at the field's start. `None` when every byte could belong
+/// (the field is then wrong as a whole: its length, its range).
+pub(super) fn first_foreign_byte(field: &FieldSchema, text: &[u8]) -> Option<usize> {
+    match field.encoding {
+        Encoding::Decimal { signed, .. } => {
+            let sign = usize::from(signed && text.first() == Some(&b'-'));
+            text[sign..].iter().position(|b| !b.is_ascii_digit()).map(|i| i + sign)
+        }
+        Encoding::Hex { .. } => text.iter().position(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'f')),
+        _ => None,
+    }
+}
+
+/// The type inside `Option<...>` as written, or the whole type.
+fn inner_type(rust_type: &'static str) -> &'static str {
+    let Some(open) = rust_type.find('<') else { return rust_type };
+    let is_option = rust_type[..open].rsplit("::").next() == Some("Option");
+    match rust_type.strip_suffix('>') {
+        Some(without_close) if is_option => &without_close[open + 1..],
+        _ => rust_type,
+    }
+}
+
+/// The primitive integer type a field holds, when its Rust type is one (`u32`,
+/// `core::primitive::u32`).
+fn primitive_int(ty: &str) -> Option<&str> {
+    let last = ty.rsplit("::").next()?;
+    matches!(last, "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize").then_some(last)
+}
+
+/// `v` if it fits the field's primitive integer type; any value for other types.
+fn check_range(ty: &'static str, v: i128) -> Result<Value> {
+    let (min, max): (i128, i128) = match primitive_int(ty) {
+        Some("i8") => (i8::MIN.into(), i8::MAX.into()),
+        Some("i16") => (i16::MIN.into(), i16::MAX.into()),
+        Some("i32") => (i32::MIN.into(), i32::MAX.into()),
+        Some("i64" | "isize") => (i64::MIN.into(), i64::MAX.into()),
+        Some("u8") => (0, u8::MAX.into()),
+        Some("u16") => (0, u16::MAX.into()),
+        Some("u32") => (0, u32::MAX.into()),
+        Some(_) => (0, u64::MAX.into()),
+        None => (i128::MIN, i128::MAX),
+    };
+    if (min..=max).contains(&v) { Ok(Value::Int(v)) } else { Err(Error::out_of_range(v, ty)) }
+}
+
+/// Undoes the field's transform, so the value is the one the struct held.
+fn untransform(field: &FieldSchema, ty: &'static str, stored: Value) -> Result<Value> {
+    match (field.transform, stored) {
+        (_, Value::Null) => Ok(Value::Null),
+        (Transform::None, Value::Int(v)) => check_range(ty, v),
+        (Transform::None, value) => Ok(value),
+        (Transform::Reverse { max }, Value::Int(v)) => {
+            let max = i128::from(max);
+            if !(0..=max).contains(&v) {
+                return Err(Error::invalid(ty, format!("{v} is not MAX - v for any v >= 0")));
+            }
+            check_range(ty, max - v)
+        }
+        (Transform::BitReverse { keep_sign: true }, Value::Int(v)) => {
+            let v = i64::try_from(v).map_err(|_| Error::out_of_range(v, "i64"))?;
+            Ok(Value::Int(bit_reverse(v, true).into()))
+        }
+        (Transform::BitReverse { keep_sign: false }, Value::Int(v)) => {
+            let v = u64::try_from(v).map_err(|_| Error::out_of_range(v, "u64"))?;
+            Ok(Value::Int(bit_reverse_u64(v).into()))
+        }
+        (Transform::ReverseDomain, Value::Str(host)) => unreverse_domain(&host).map(Value::Str).map_err(|e| match e {
+            // The domain check's error names no field: make it one that the caller can locate.
+            Error::InvalidArgument { detail, .. } => Error::invalid(ty, detail),
+            other => other,
+        }),
+        (transform, _) => Err(Error::argument(
+            "schema field",
+            format!("`{}`: the transform `{transform}` does not apply to its {} encoding", field.name, field.encoding),
+        )),
+    }
+}
+
+fn utf8(ty: &'static str, bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes)
+        .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.utf8_error().valid_up_to())))
+}
+
+fn big_endian(ty: &'static str, bytes: &[u8]) -> Result<i64> {
+    let Ok(raw) = <[u8; 8]>::try_from(bytes) else {
+        return Err(Error::invalid(ty, format!("a big-endian integer is 8 bytes, the field has {}", bytes.len())));
+    };
+    let value = i64::from_be_bytes(raw);
+    if value < 0 {
+        return Err(Error::invalid(
+            ty,
+            "the big-endian integer is negative, which is never written (it would sort last)",
+        ));
+    }
+    Ok(value)
+}
+
+/// Lowercase hex: an integer of `digits` digits, or bytes (a `[u8; N]` has a fixed number of
+/// digits too; its Rust type tells it from an integer).
+fn hex(ty: &'static str, digits: Option<u8>, text: &[u8]) -> Result<Value> {
+    if let Some(digits) = digits.map(usize::from).filter(|&d| d != text.len()) {
+        return Err(Error::invalid(ty, format!("expected {digits} hex digits, found {} bytes", text.len())));
+    }
+    if !text.len().is_multiple_of(2) {
+        return Err(Error::invalid(ty, format!("hex needs two digits a byte, found {} digits", text.len())));
+    }
+    let nibble = |c: u8| match c {
+        b'0'..=b'9' => Ok(c - b'0'),
+        b'a'..=b'f' => Ok(c - b'a' + 10),
+        _ => Err(Error::invalid(ty, "expected lowercase hex digits 0-9 a-f")),
+    };
+    let bytes =
+        text.chunks_exact(2).map(|pair| Ok(nibble(pair[0])? << 4 | nibble(pair[1])?)).collect::<Result<Vec<u8>>>()?;
+    if primitive_int(ty).is_some() {
+        Ok(Value::Int(bytes.iter().fold(0i128, |acc, &b| acc << 8 | i128::from(b))))
+    } else {
+        Ok(Value::Bytes(bytes))
+    }
+}
+
+fn inconsistent(field: &FieldSchema, place: &str) -> Error {
+    Error::argument(
+        "schema field",
+        format!(
+            "`{}` has the {} encoding, which never occurs in {place}; the schema was written by hand wrongly",
+            field.name, field.encoding
+        ),
+    )
+}
+
+/// The bytes the field's Rust value encodes to as an ordered field, before framing: what a
+/// salt hashes. `None` when the schema cannot tell (a custom type in a delimited key, whose
+/// key holds its text, not its field encoding).
+pub(super) fn natural_bytes(field: &FieldSchema, value: &Value, delimited: bool) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    match value {
+        Value::Null => return Some(out),
+        Value::Str(text) => out.extend_from_slice(text.as_bytes()),
+        Value::Bytes(_) if delimited && field.encoding == Encoding::Custom => return None,
+        Value::Bytes(bytes) => out.extend_from_slice(bytes),
+        Value::Bool(b) => out.push(if *b { 0x81 } else { 0x80 }),
+        Value::Int(v) => match primitive_int(inner_type(field.rust_type)) {
+            Some("u64" | "usize") => {
+                let (buf, n) = encode_u64(u64::try_from(*v).ok()?);
+                out.extend_from_slice(&buf[..n]);
+            }
+            _ => {
+                let (buf, start) = encode_i64(i64::try_from(*v).ok()?);
+                out.extend_from_slice(&buf[start..]);
+            }
+        },
+        Value::Float(x) => x.encode_field(&mut out).ok()?,
+        Value::Timestamp(micros) => {
+            let (buf, start) = encode_i64(*micros);
+            out.extend_from_slice(&buf[start..]);
+        }
+    }
+    if field.optional && out.iter().all(|&b| b == 0) {
+        out.push(0);
+    }
+    Some(out)
+}
+
+/// Bytes already encoded, written as one field.
+pub(super) struct Encoded<'a>(pub(super) &'a [u8]);
+
+impl EncodeField for Encoded<'_> {
+    fn encode_field<S: crate::field::Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(self.0);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_types_are_seen_through() {
+        assert_eq!(inner_type("Option<u32>"), "u32");
+        assert_eq!(inner_type("std::option::Option<Vec<u8>>"), "Vec<u8>");
+        assert_eq!(inner_type("Vec<u8>"), "Vec<u8>");
+        assert_eq!(inner_type("u64"), "u64");
+        assert_eq!(primitive_int("core::primitive::u16"), Some("u16"));
+        assert_eq!(primitive_int("[u8; 4]"), None);
+    }
+
+    #[test]
+    fn ranges_follow_the_rust_type() {
+        assert!(check_range("u8", 255).is_ok());
+        assert!(matches!(check_range("u8", 256), Err(Error::OutOfRange { value: 256, ty: "u8", .. })));
+        assert!(check_range("MyInt", -5).is_ok());
+    }
+}

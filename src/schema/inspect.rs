@@ -1,0 +1,319 @@
+//! [`Schema::inspect`]: reads a raw key with nothing but its [`Schema`], for logs, debugging
+//! sessions and tools that never see the Rust type.
+
+use std::fmt;
+
+use crate::__private::{BucketDigits, check_bucket, check_bucket_text, check_prefix};
+use crate::error::{Error, Result};
+use crate::field::int::decode_i64;
+use crate::field::{DecodeText, Desc};
+use crate::format::Delimited;
+use crate::format::ordered::{OrderedReader, OrderedWriter};
+use crate::key::Key;
+use crate::schema::decode::{self, Encoded};
+use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
+
+impl Schema {
+    /// Decodes `key` field by field from this description alone, undoing transforms, and
+    /// checks it the way the key type's `from_key` does: framing, prefix, each field's
+    /// encoding, and the salt bucket against the fields it is computed from. A field of a
+    /// type the schema cannot see into ([`Encoding::Custom`]) is taken as its bytes,
+    /// unchecked.
+    ///
+    /// # Errors
+    ///
+    /// The first place where the bytes stop matching the schema, as the error `from_key`
+    /// gives there: its [`location`](Error::location) names the field and the byte offset,
+    /// and its message says what was expected.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(salt(buckets = 16, from = [device_id]))]
+    /// struct Reading {
+    ///     device_type: String,
+    ///     device_id: String,
+    ///     #[rowkey(desc)]
+    ///     ts_millis: i64,
+    /// }
+    ///
+    /// let key = Reading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: 1_588_291_200_000 }
+    ///     .to_key()?;
+    /// let fields = Reading::SCHEMA.inspect(&key)?;
+    /// assert_eq!(fields.to_string(), "bucket=1 device_type=phone device_id=4c410523 ts_millis=1588291200000 (desc)");
+    /// assert_eq!(fields.value("ts_millis").and_then(|v| v.as_int()), Some(1_588_291_200_000));
+    ///
+    /// // Cut short: the error names the field and the byte, and says what is missing.
+    /// let err = Reading::SCHEMA.inspect(&key[..key.len() - 2]).unwrap_err();
+    /// assert_eq!(err.location().name(), Some("ts_millis"));
+    /// assert_eq!(err.location().offset(), Some(key.len() - 2));
+    /// assert!(err.to_string().contains("a descending field ends in ff fe"), "{err}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn inspect(&self, key: &[u8]) -> Result<Inspection> {
+        let fields = self.key_fields();
+        let mut out = Vec::with_capacity(fields.len());
+        let mut buckets = Vec::new();
+        match self.format {
+            Format::Ordered => read_ordered(&fields, key, &mut out, &mut buckets)?,
+            Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut out, &mut buckets)?,
+        }
+        let delimited = matches!(self.format, Format::Delimited(_));
+        for found in buckets {
+            check_salt(&found, &out, delimited)?;
+        }
+        Ok(Inspection { type_name: self.type_name, fields: out })
+    }
+}
+
+/// A key decoded by [`Schema::inspect`]: its fields in key order, the prefix and bucket
+/// included. `Display` writes them as `name=value` pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inspection {
+    type_name: &'static str,
+    fields: Vec<InspectedField>,
+}
+
+impl Inspection {
+    /// The name of the key type whose schema decoded the key.
+    #[must_use]
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+
+    /// Every field in key order.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::Value;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", prefix = "dev")]
+    /// struct Device { kind: String, #[rowkey(hex)] id: u32 }
+    ///
+    /// let key = Device { kind: "phone".into(), id: 0x4c41_0523 }.to_key()?;
+    /// let inspection = Device::SCHEMA.inspect(&key)?;
+    /// let pairs: Vec<_> = inspection.fields().iter().map(|f| (f.name(), f.value().clone())).collect();
+    /// assert_eq!(pairs, [
+    ///     ("prefix", Value::Str("dev".into())),
+    ///     ("kind", Value::Str("phone".into())),
+    ///     ("id", Value::Int(0x4c41_0523)),
+    /// ]);
+    /// assert_eq!(inspection.to_string(), "prefix=dev kind=phone id=4c410523");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn fields(&self) -> &[InspectedField] {
+        &self.fields
+    }
+
+    /// The value of the field named `name` (the first one, should two share it).
+    #[must_use]
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        self.fields.iter().find(|f| f.name == name).map(|f| &f.value)
+    }
+}
+
+impl fmt::Display for Inspection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, field) in self.fields.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            field.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// One field of an [`Inspection`]: where it starts in the key, what the schema says it is,
+/// and its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InspectedField {
+    name: &'static str,
+    value: Value,
+    offset: usize,
+    field: KeyField,
+}
+
+impl InspectedField {
+    /// The field's name: its key name, or [`Schema::PREFIX_FIELD`] / [`Schema::BUCKET_FIELD`].
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The value, with any transform undone.
+    #[must_use]
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The byte offset in the key where the field starts.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What the schema says the field is.
+    #[must_use]
+    pub fn key_field(&self) -> KeyField {
+        self.field
+    }
+}
+
+/// `name=value`, hex fields in hex, then what the bytes hold instead of the value:
+/// `(desc)`, `(reversed)`, `(bit-reversed)` or `(reversed domain)`.
+impl fmt::Display for InspectedField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}=", self.name)?;
+        let KeyField::Value(schema) = self.field else { return self.value.fmt(f) };
+        match (&self.value, schema.encoding) {
+            (Value::Int(n), Encoding::Hex { digits }) => {
+                write!(f, "{n:0width$x}", width = digits.map_or(0, usize::from))?
+            }
+            (Value::Bytes(bytes), Encoding::Hex { .. }) => bytes.iter().try_for_each(|b| write!(f, "{b:02x}"))?,
+            (value, _) => value.fmt(f)?,
+        }
+        if schema.descending {
+            f.write_str(" (desc)")?;
+        }
+        match schema.transform {
+            Transform::None => Ok(()),
+            Transform::Reverse { .. } => f.write_str(" (reversed)"),
+            Transform::BitReverse { .. } => f.write_str(" (bit-reversed)"),
+            Transform::ReverseDomain => f.write_str(" (reversed domain)"),
+        }
+    }
+}
+
+/// A salt bucket as read, checked once every field is known.
+struct FoundBucket {
+    index: usize,
+    offset: usize,
+    salt: SaltSchema,
+    value: u32,
+    /// Digits of a delimited bucket.
+    width: Option<usize>,
+}
+
+fn read_ordered(
+    fields: &[KeyField],
+    key: &[u8],
+    out: &mut Vec<InspectedField>,
+    buckets: &mut Vec<FoundBucket>,
+) -> Result<()> {
+    let mut r = OrderedReader::new(key, fields.len());
+    for (index, &field) in fields.iter().enumerate() {
+        let offset = r.position();
+        let name = field.name();
+        let located = |e: Error| e.in_field(index, Some(name), offset);
+        let value = match field {
+            KeyField::Prefix(prefix) => {
+                check_prefix(&r.named_field::<Vec<u8>>(name)?, prefix, index, offset)?;
+                Value::Str(prefix.to_owned())
+            }
+            KeyField::Bucket(salt) => {
+                let stored = decode_i64(&r.named_field::<Vec<u8>>(name)?).map_err(located)?;
+                let value = u32::try_from(stored).map_err(|_| located(Error::out_of_range(stored.into(), "u32")))?;
+                buckets.push(FoundBucket { index, offset, salt, value, width: None });
+                Value::Int(value.into())
+            }
+            KeyField::Value(schema) => {
+                let bytes =
+                    if schema.descending { r.named_field::<Desc<Vec<u8>>>(name)?.0 } else { r.named_field(name)? };
+                decode::binary(schema, bytes).map_err(located)?
+            }
+        };
+        out.push(InspectedField { name, value, offset, field });
+    }
+    r.finish()
+}
+
+fn read_delimited(
+    delimiter: &'static str,
+    fields: &[KeyField],
+    key: &[u8],
+    out: &mut Vec<InspectedField>,
+    buckets: &mut Vec<FoundBucket>,
+) -> Result<()> {
+    let format = Delimited::new(delimiter)?;
+    let mut r = format.reader(key, fields.len());
+    let mut offset = 0;
+    for (index, &field) in fields.iter().enumerate() {
+        let name = field.name();
+        let located = |e: Error| e.in_field(index, Some(name), offset);
+        let text: &[u8] = r.field(Some(name))?;
+        let value = match field {
+            KeyField::Prefix(prefix) => {
+                check_prefix(text, prefix, index, offset)?;
+                Value::Str(prefix.to_owned())
+            }
+            KeyField::Bucket(salt) => {
+                let digits = BucketDigits::decode_text(text).map_err(located)?;
+                buckets.push(FoundBucket { index, offset, salt, value: digits.value, width: Some(digits.width) });
+                Value::Int(digits.value.into())
+            }
+            KeyField::Value(schema) => decode::text(schema, text).map_err(|e| {
+                let at = offset + decode::first_foreign_byte(schema, text).unwrap_or(0);
+                e.in_field(index, Some(name), at)
+            })?,
+        };
+        out.push(InspectedField { name, value, offset, field });
+        offset += text.len() + delimiter.len();
+    }
+    r.finish()
+}
+
+/// Checks a bucket the way the derived `from_key` does: its width, then the bucket its salt
+/// source fields give. When a source's hashed bytes cannot be known from the schema (a custom
+/// type in a delimited key), only that the bucket is below the bucket count.
+fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -> Result<()> {
+    let salt = found.salt.salt()?;
+    let expected = match source_bytes(found, fields, delimited) {
+        Some(sources) => {
+            let mut encoded = Key::new();
+            // No finish(): a salt hashes the source fields as written, without the `00 00` of a
+            // key whose fields were all empty.
+            let mut w = OrderedWriter::new(&mut encoded);
+            for bytes in &sources {
+                w.field(&Encoded(bytes))?;
+            }
+            Some(salt.bucket_of_encoded(&encoded)?)
+        }
+        None => None,
+    };
+    match (found.width, expected) {
+        (Some(width), Some(expected)) => {
+            check_bucket_text(BucketDigits { value: found.value, width }, expected, &salt, found.index, found.offset)
+        }
+        (None, Some(expected)) => check_bucket(found.value, expected, found.index, found.offset),
+        (_, None) if found.value < salt.buckets() && found.width.is_none_or(|w| w == salt.text_width()) => Ok(()),
+        (_, None) => Err(Error::invalid(
+            "bucket",
+            format!("{} is not a bucket of the salt's {} buckets", found.value, salt.buckets()),
+        )
+        .in_field(found.index, Some(Schema::BUCKET_FIELD), found.offset)),
+    }
+}
+
+/// The hashed bytes of each salt source field, found by name among the fields after the
+/// bucket.
+fn source_bytes(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -> Option<Vec<Vec<u8>>> {
+    found
+        .salt
+        .from
+        .iter()
+        .map(|&source| {
+            fields[found.index + 1..].iter().find_map(|f| match f.field {
+                KeyField::Value(schema) if schema.name == source => Some((schema, &f.value)),
+                _ => None,
+            })
+        })
+        .map(|source| {
+            let (schema, value): (&FieldSchema, &Value) = source?;
+            decode::natural_bytes(schema, value, delimited)
+        })
+        .collect()
+}

@@ -1,0 +1,194 @@
+//! [`Value`]: one field of a key, decoded from its bytes by the schema alone.
+
+use std::fmt;
+
+use crate::key::write_readable;
+
+/// A field's value as [`Schema::inspect`](crate::schema::Schema::inspect) decodes it, with
+/// any transform undone: the value the Rust struct held, not the bytes the key stores.
+///
+/// ```
+/// use rowkey::schema::Value;
+///
+/// assert_eq!(Value::Str("phone".into()).to_string(), "phone");
+/// assert_eq!(Value::Str("two words".into()).to_string(), "\"two words\"");
+/// assert_eq!(Value::Bytes(vec![0x01, b'a']).to_string(), r#"b"\x01a""#);
+/// assert_eq!(Value::Int(-7).to_string(), "-7");
+/// assert_eq!(Value::Timestamp(1_588_291_200_000_000).to_string(), "2020-05-01T00:00:00Z");
+/// assert_eq!(Value::Null.to_string(), "null");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Value {
+    /// The `None` of an optional field.
+    Null,
+    /// A `bool`.
+    Bool(bool),
+    /// Any integer type, `i64::MIN` to `u64::MAX`.
+    Int(i128),
+    /// An `f32` (widened) or `f64`.
+    Float(f64),
+    /// Text: strings, chars, and host names with their labels put back in order.
+    Str(String),
+    /// Bytes, and fields of types the schema cannot see into ([`Encoding::Custom`]), whose
+    /// encoded bytes are shown as they are.
+    ///
+    /// [`Encoding::Custom`]: crate::schema::Encoding::Custom
+    Bytes(Vec<u8>),
+    /// A point in time, in microseconds since the Unix epoch (UTC).
+    Timestamp(i64),
+}
+
+impl Value {
+    /// The text of a [`Str`](Value::Str).
+    ///
+    /// ```
+    /// assert_eq!(rowkey::schema::Value::Str("a".into()).as_str(), Some("a"));
+    /// assert_eq!(rowkey::schema::Value::Int(1).as_str(), None);
+    /// ```
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The number of an [`Int`](Value::Int).
+    ///
+    /// ```
+    /// assert_eq!(rowkey::schema::Value::Int(42).as_int(), Some(42));
+    /// assert_eq!(rowkey::schema::Value::Null.as_int(), None);
+    /// ```
+    #[must_use]
+    pub fn as_int(&self) -> Option<i128> {
+        match self {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// Values print so that a line of `name=value` pairs stays unambiguous: text that holds
+/// spaces, quotes, `=` or control characters is quoted, bytes are `b"..."` with `\xNN`
+/// escapes, floats use Rust's shortest round-trip form, timestamps RFC 3339 in UTC.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("null"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Float(x) => write!(f, "{x:?}"),
+            Value::Str(text) if is_bare(text) => f.write_str(text),
+            Value::Str(text) => write!(f, "{text:?}"),
+            Value::Bytes(bytes) => {
+                f.write_str("b\"")?;
+                write_readable(f, bytes, true)?;
+                f.write_str("\"")
+            }
+            Value::Timestamp(micros) => write_rfc3339(f, *micros),
+        }
+    }
+}
+
+/// Text that can be printed without quotes and still read back from a `name=value` line.
+fn is_bare(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '"' | '=' | '\\'))
+}
+
+/// Writes `micros` since the epoch as RFC 3339 in UTC, with as many fraction digits as it
+/// needs (none, milliseconds or microseconds).
+pub(crate) fn write_rfc3339(f: &mut fmt::Formatter<'_>, micros: i64) -> fmt::Result {
+    const MICROS_PER_DAY: i64 = 86_400_000_000;
+    let days = micros.div_euclid(MICROS_PER_DAY);
+    let in_day = micros.rem_euclid(MICROS_PER_DAY);
+    let (year, month, day) = civil_from_days(days);
+    let (secs, fraction) = (in_day / 1_000_000, in_day % 1_000_000);
+    if (0..=9999).contains(&year) {
+        write!(f, "{year:04}")?;
+    } else {
+        // Beyond RFC 3339's four digits: ISO 8601's expanded years keep the text sortable-ish
+        // and unambiguous.
+        write!(f, "{year:+}")?;
+    }
+    write!(f, "-{month:02}-{day:02}T{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)?;
+    match fraction {
+        0 => {}
+        _ if fraction % 1000 == 0 => write!(f, ".{:03}", fraction / 1000)?,
+        _ => write!(f, ".{fraction:06}")?,
+    }
+    f.write_str("Z")
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`): shift to eras of 400 years starting in March, so that leap days fall
+/// at the end of each year.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    // Both are small by construction: 1..=31 and 1..=12.
+    (year, u32::try_from(month).unwrap_or(0), u32::try_from(day).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ts(micros: i64) -> String {
+        Value::Timestamp(micros).to_string()
+    }
+
+    #[test]
+    fn timestamps_print_as_rfc3339() {
+        assert_eq!(ts(0), "1970-01-01T00:00:00Z");
+        assert_eq!(ts(-1), "1969-12-31T23:59:59.999999Z");
+        assert_eq!(ts(1_000), "1970-01-01T00:00:00.001Z");
+        assert_eq!(ts(951_782_400_000_000), "2000-02-29T00:00:00Z");
+        assert_eq!(ts(1_767_727_307_246_000), "2026-01-06T19:21:47.246Z");
+        assert_eq!(ts(253_402_300_799_000_000), "9999-12-31T23:59:59Z");
+        assert_eq!(ts(-62_167_219_200_000_000), "0000-01-01T00:00:00Z");
+        assert_eq!(ts(i64::MIN), "-290308-12-21T19:59:05.224192Z");
+        assert_eq!(ts(i64::MAX), "+294247-01-10T04:00:54.775807Z");
+    }
+
+    #[test]
+    fn civil_dates_agree_with_a_day_by_day_walk() {
+        // Walk forward from 1970-01-01 through a few leap cycles, counting days by hand.
+        let (mut year, mut month, mut day) = (1970i64, 1u32, 1u32);
+        for days in 0..(366 * 410) {
+            assert_eq!(civil_from_days(days), (year, month, day), "day {days}");
+            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+            let length = match month {
+                2 if leap => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            day += 1;
+            if day > length {
+                day = 1;
+                month += 1;
+                if month > 12 {
+                    month = 1;
+                    year += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_is_quoted_only_when_it_must_be() {
+        assert_eq!(Value::Str("a=b".into()).to_string(), "\"a=b\"");
+        assert_eq!(Value::Str(String::new()).to_string(), "\"\"");
+        assert_eq!(Value::Str("café".into()).to_string(), "café");
+        assert_eq!(Value::Float(0.1).to_string(), "0.1");
+        assert_eq!(Value::Float(1e300).to_string(), "1e300");
+    }
+}

@@ -1,0 +1,460 @@
+//! `Schema::inspect`: keys decoded from the schema alone give back the struct's values, and
+//! bytes that are not a key fail where, and as, the derived `from_key` fails.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use proptest::prelude::*;
+use rowkey::salt::Salt;
+use rowkey::schema::{Inspection, Schema, Value};
+use rowkey::{Error, Location, RowKey};
+
+/// Bigtable's schema guide: device type, device id, then the time, newest first.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+struct DeviceReading {
+    device_type: String,
+    device_id: String,
+    #[rowkey(reverse)]
+    ts_millis: i64,
+}
+
+/// Bigtable's multi-tenant key, readable in `cbt`.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+struct TenantReading {
+    tenant: String,
+    device_type: String,
+    #[rowkey(hex)]
+    device_id: u32,
+    #[rowkey(width = 8)]
+    date: u32,
+}
+
+/// Bigtable's webtable: reversed host, path, newest crawl first.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+struct WebPage {
+    #[rowkey(reverse_domain)]
+    host: String,
+    path: String,
+    #[rowkey(desc)]
+    crawled: SystemTime,
+}
+
+/// Tablestore's monitoring key: the time picks one of 16 buckets.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
+struct Monitor {
+    time: i64,
+    host: String,
+    metric: String,
+}
+
+/// The quickstart's key.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 16, from = [device_id]))]
+struct Reading {
+    device_type: String,
+    device_id: String,
+    #[rowkey(desc)]
+    ts_millis: i64,
+}
+
+/// Every ordered-format encoding and transform, behind a prefix.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(prefix = "acct", salt(buckets = 8, from = [note, id]))]
+struct Account {
+    kind: String,
+    #[rowkey(bit_reverse)]
+    seq: i64,
+    #[rowkey(bit_reverse)]
+    id: u64,
+    #[rowkey(big_endian)]
+    account: u32,
+    #[rowkey(desc, big_endian)]
+    balance: Option<i64>,
+    #[rowkey(reverse)]
+    version: u64,
+    #[rowkey(desc)]
+    tags: Vec<u8>,
+    note: Option<String>,
+    flag: bool,
+    score: f64,
+    at: SystemTime,
+    small: i8,
+}
+
+/// Every delimited-format text encoding and transform, behind a prefix and a salt.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", prefix = "t", salt(buckets = 100, from = [host, day]))]
+struct TextFields {
+    #[rowkey(reverse_domain)]
+    host: Option<String>,
+    #[rowkey(hex)]
+    digest: Vec<u8>,
+    #[rowkey(hex)]
+    short: Option<[u8; 2]>,
+    #[rowkey(width = 8)]
+    day: Option<u32>,
+    #[rowkey(bit_reverse)]
+    seq: u64,
+    delta: i16,
+    flag: bool,
+}
+
+/// Flattening, in both formats.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+struct Device {
+    kind: String,
+    id: u32,
+}
+
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(prefix = "s")]
+struct Sample {
+    #[rowkey(flatten)]
+    device: Device,
+    #[rowkey(desc)]
+    ts: i64,
+}
+
+fn at_micros(micros: i64) -> SystemTime {
+    if micros >= 0 {
+        UNIX_EPOCH + Duration::from_micros(micros.unsigned_abs())
+    } else {
+        UNIX_EPOCH - Duration::from_micros(micros.unsigned_abs())
+    }
+}
+
+fn micros(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_micros()).unwrap(),
+        Err(before) => -i64::try_from(before.duration().as_micros()).unwrap(),
+    }
+}
+
+fn s(text: &str) -> Value {
+    Value::Str(text.to_owned())
+}
+
+fn int(n: impl Into<i128>) -> Value {
+    Value::Int(n.into())
+}
+
+fn opt(value: Option<Value>) -> Value {
+    value.unwrap_or(Value::Null)
+}
+
+/// The inspection's fields as (name, value) pairs.
+fn pairs(inspection: &Inspection) -> Vec<(&'static str, Value)> {
+    inspection.fields().iter().map(|f| (f.name(), f.value().clone())).collect()
+}
+
+fn inspect(schema: &Schema, key: &[u8]) -> Vec<(&'static str, Value)> {
+    pairs(&schema.inspect(key).unwrap_or_else(|e| panic!("{e}: {:?}", rowkey::Key::from(key))))
+}
+
+#[test]
+fn device_reading_reads_back_and_prints() {
+    let row = DeviceReading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: 1_588_291_200_000 };
+    let key = row.to_key().unwrap();
+    let inspection = DeviceReading::SCHEMA.inspect(&key).unwrap();
+    assert_eq!(inspection.type_name(), "DeviceReading");
+    assert_eq!(inspection.to_string(), "device_type=phone device_id=4c410523 ts_millis=1588291200000 (reversed)");
+    let offsets: Vec<_> = inspection.fields().iter().map(|f| f.offset()).collect();
+    assert_eq!(offsets, [0, 6, 15]);
+}
+
+#[test]
+fn tenant_key_prints_hex_as_hex() {
+    let row =
+        TenantReading { tenant: "acme".into(), device_type: "phone".into(), device_id: 0x0c41_0523, date: 20200501 };
+    let inspection = TenantReading::SCHEMA.inspect(&row.to_key().unwrap()).unwrap();
+    assert_eq!(inspection.to_string(), "tenant=acme device_type=phone device_id=0c410523 date=20200501");
+    assert_eq!(inspection.value("device_id"), Some(&int(0x0c41_0523)));
+}
+
+#[test]
+fn web_page_shows_the_host_and_the_time() {
+    let page = WebPage {
+        host: "maps.google.com".into(),
+        path: "/index.html".into(),
+        crawled: at_micros(1_588_291_200_000_000),
+    };
+    let inspection = WebPage::SCHEMA.inspect(&page.to_key().unwrap()).unwrap();
+    assert_eq!(
+        inspection.to_string(),
+        "host=maps.google.com (reversed domain) path=/index.html crawled=2020-05-01T00:00:00Z (desc)"
+    );
+}
+
+#[test]
+fn salted_keys_show_their_bucket() {
+    let row = Monitor { time: 1_588_291_200_003, host: "web 1".into(), metric: "cpu".into() };
+    let inspection = Monitor::SCHEMA.inspect(&row.to_key().unwrap()).unwrap();
+    assert_eq!(inspection.to_string(), r#"bucket=3 time=1588291200003 host="web 1" metric=cpu"#);
+
+    let row = Reading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: 1_588_291_200_000 };
+    let inspection = Reading::SCHEMA.inspect(&row.to_key().unwrap()).unwrap();
+    assert_eq!(inspection.to_string(), "bucket=1 device_type=phone device_id=4c410523 ts_millis=1588291200000 (desc)");
+}
+
+#[test]
+fn flattened_fields_are_inlined() {
+    let sample = Sample { device: Device { kind: "phone".into(), id: 7 }, ts: -1 };
+    let inspection = Sample::SCHEMA.inspect(&sample.to_key().unwrap()).unwrap();
+    assert_eq!(inspection.to_string(), "prefix=s kind=phone id=7 ts=-1 (desc)");
+}
+
+fn account_values(a: &Account) -> Vec<(&'static str, Value)> {
+    let bucket = Salt::farmhash(8).unwrap().bucket(&(a.note.as_deref(), a.id)).unwrap();
+    vec![
+        ("prefix", s("acct")),
+        ("bucket", int(bucket)),
+        ("kind", s(&a.kind)),
+        ("seq", int(a.seq)),
+        ("id", int(a.id)),
+        ("account", int(a.account)),
+        ("balance", opt(a.balance.map(int))),
+        ("version", int(a.version)),
+        ("tags", Value::Bytes(a.tags.clone())),
+        ("note", opt(a.note.as_deref().map(s))),
+        ("flag", Value::Bool(a.flag)),
+        ("score", Value::Float(a.score)),
+        ("at", Value::Timestamp(micros(a.at))),
+        ("small", int(a.small)),
+    ]
+}
+
+fn text_values(t: &TextFields) -> Vec<(&'static str, Value)> {
+    let bucket = Salt::farmhash(100).unwrap().bucket(&(t.host.as_deref(), t.day)).unwrap();
+    vec![
+        ("prefix", s("t")),
+        ("bucket", int(bucket)),
+        ("host", opt(t.host.as_deref().map(s))),
+        ("digest", Value::Bytes(t.digest.clone())),
+        ("short", opt(t.short.map(|b| Value::Bytes(b.to_vec())))),
+        ("day", opt(t.day.map(int))),
+        ("seq", int(t.seq)),
+        ("delta", int(t.delta)),
+        ("flag", Value::Bool(t.flag)),
+    ]
+}
+
+fn hosts() -> impl Strategy<Value = String> {
+    prop_oneof![Just("maps.google.com".to_owned()), "[a-z]{1,8}(\\.[a-z]{1,8}){0,3}", Just("10.0.0.1".to_owned())]
+}
+
+fn accounts() -> impl Strategy<Value = Account> {
+    (
+        (any::<String>(), any::<i64>(), any::<u64>(), any::<u32>(), proptest::option::of(0..=i64::MAX)),
+        (any::<u64>(), proptest::collection::vec(any::<u8>(), 0..6), proptest::option::of("[\\x00a]{0,3}")),
+        (any::<bool>(), any::<f64>().prop_filter("NaN has many keys' worth of payloads", |x| !x.is_nan())),
+        (-(1i64 << 60)..(1i64 << 60), any::<i8>()),
+    )
+        .prop_map(|((kind, seq, id, account, balance), (version, tags, note), (flag, score), (at, small))| {
+            Account { kind, seq, id, account, balance, version, tags, note, flag, score, at: at_micros(at), small }
+        })
+}
+
+fn text_fields() -> impl Strategy<Value = TextFields> {
+    (
+        proptest::option::of(hosts()),
+        proptest::collection::vec(any::<u8>(), 0..5),
+        any::<Option<[u8; 2]>>(),
+        proptest::option::of(0u32..100_000_000),
+        any::<u64>(),
+        any::<i16>(),
+        any::<bool>(),
+    )
+        .prop_map(|(host, digest, short, day, seq, delta, flag)| TextFields {
+            host,
+            digest,
+            short,
+            day,
+            seq,
+            delta,
+            flag,
+        })
+}
+
+/// Keys near `key`: cut short, one byte changed, one byte added, bytes appended.
+fn mutations(key: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
+    let len = key.len();
+    (0..=len, any::<u8>(), 0..4u8).prop_map(move |(at, byte, how)| {
+        let mut bytes = key.clone();
+        match how {
+            0 => bytes.truncate(at),
+            1 if at < len => bytes[at] = byte,
+            2 => bytes.insert(at, byte),
+            _ => bytes.push(byte),
+        }
+        bytes
+    })
+}
+
+/// `inspect` accepts exactly what `from_key` accepts, and fails at the same field and byte.
+fn agrees_with_from_key<T: for<'de> RowKey<'de> + std::fmt::Debug>(schema: &Schema, bytes: &[u8]) {
+    let typed = T::from_key(bytes);
+    let inspected = schema.inspect(bytes);
+    match (&typed, &inspected) {
+        (Ok(_), Ok(_)) => {}
+        // Some field decoders' errors carry no location (a host name that is not a reversed
+        // one); inspect's name the field anyway.
+        (Err(a), Err(_)) if a.location() == Location::default() => {}
+        // The same field; inspect may point past the field's start, at the first byte outside
+        // the field's alphabet, where from_key names the field's start.
+        (Err(a), Err(b)) => assert!(
+            a.location().field() == b.location().field() && a.location().offset() <= b.location().offset(),
+            "{:?}\nfrom_key: {a}\ninspect:  {b}",
+            rowkey::Key::from(bytes)
+        ),
+        _ => panic!("{:?}: from_key {typed:?}, inspect {inspected:?}", rowkey::Key::from(bytes)),
+    }
+}
+
+proptest! {
+    #[test]
+    fn device_readings_inspect_to_their_fields(
+        device_type in "[a-z]{0,8}", device_id in "[0-9a-f]{0,10}", ts_millis in 0..=i64::MAX,
+    ) {
+        let row = DeviceReading { device_type, device_id, ts_millis };
+        let got = inspect(&DeviceReading::SCHEMA, &row.to_key().unwrap());
+        prop_assert_eq!(got, vec![
+            ("device_type", s(&row.device_type)),
+            ("device_id", s(&row.device_id)),
+            ("ts_millis", int(row.ts_millis)),
+        ]);
+    }
+
+    #[test]
+    fn tenant_readings_inspect_to_their_fields(
+        tenant in "[a-z0-9-]{0,6}", device_type in "[a-z]{1,5}", device_id: u32, date in 0u32..100_000_000,
+    ) {
+        let row = TenantReading { tenant, device_type, device_id, date };
+        let got = inspect(&TenantReading::SCHEMA, &row.to_key().unwrap());
+        prop_assert_eq!(got, vec![
+            ("tenant", s(&row.tenant)),
+            ("device_type", s(&row.device_type)),
+            ("device_id", int(row.device_id)),
+            ("date", int(row.date)),
+        ]);
+    }
+
+    #[test]
+    fn web_pages_inspect_to_their_fields(host in hosts(), path in any::<String>(), at in -(1i64 << 60)..(1i64 << 60)) {
+        let page = WebPage { host, path, crawled: at_micros(at) };
+        let got = inspect(&WebPage::SCHEMA, &page.to_key().unwrap());
+        prop_assert_eq!(got, vec![("host", s(&page.host)), ("path", s(&page.path)), ("crawled", Value::Timestamp(at))]);
+    }
+
+    #[test]
+    fn monitors_inspect_to_their_fields(time: i64, host: String, metric in "[a-z\\x00]{0,4}") {
+        let row = Monitor { time, host, metric };
+        let got = inspect(&Monitor::SCHEMA, &row.to_key().unwrap());
+        prop_assert_eq!(got, vec![
+            ("bucket", int(time.rem_euclid(16))),
+            ("time", int(time)),
+            ("host", s(&row.host)),
+            ("metric", s(&row.metric)),
+        ]);
+    }
+
+    #[test]
+    fn accounts_inspect_to_their_fields(account in accounts()) {
+        let got = inspect(&Account::SCHEMA, &account.to_key().unwrap());
+        prop_assert_eq!(got, account_values(&account));
+    }
+
+    #[test]
+    fn text_fields_inspect_to_their_fields(row in text_fields()) {
+        let got = inspect(&TextFields::SCHEMA, &row.to_key().unwrap());
+        prop_assert_eq!(got, text_values(&row));
+    }
+
+    #[test]
+    fn inspect_fails_where_from_key_fails(
+        bytes in (any::<String>(), any::<i64>(), "[a-z\\x00]{0,3}")
+            .prop_flat_map(|(host, time, metric)| mutations(Monitor { time, host, metric }.to_key().unwrap().into_vec())),
+        reading in (any::<String>(), "[0-9a-f\\x00\\xff]{0,5}", any::<i64>())
+            .prop_flat_map(|(device_type, device_id, ts_millis)| {
+                mutations(Reading { device_type, device_id, ts_millis }.to_key().unwrap().into_vec())
+            }),
+    ) {
+        agrees_with_from_key::<Monitor>(&Monitor::SCHEMA, &bytes);
+        agrees_with_from_key::<Reading>(&Reading::SCHEMA, &reading);
+    }
+
+    #[test]
+    fn inspect_fails_where_from_key_fails_for_every_encoding(
+        account in accounts().prop_flat_map(|a| mutations(a.to_key().unwrap().into_vec())),
+        text in text_fields().prop_flat_map(|t| mutations(t.to_key().unwrap().into_vec())),
+        tenant in ("[a-z0-9-]{0,6}", any::<u32>(), 0u32..100_000_000).prop_flat_map(|(tenant, device_id, date)| {
+            mutations(TenantReading { tenant, device_type: "phone".into(), device_id, date }.to_key().unwrap().into_vec())
+        }),
+        device in (any::<i64>(), "[a-z]{0,3}").prop_flat_map(|(ts_millis, device_id)| {
+            mutations(DeviceReading { device_type: "x".into(), device_id, ts_millis: ts_millis.max(0) }
+                .to_key().unwrap().into_vec())
+        }),
+    ) {
+        agrees_with_from_key::<Account>(&Account::SCHEMA, &account);
+        agrees_with_from_key::<TextFields>(&TextFields::SCHEMA, &text);
+        agrees_with_from_key::<TenantReading>(&TenantReading::SCHEMA, &tenant);
+        agrees_with_from_key::<DeviceReading>(&DeviceReading::SCHEMA, &device);
+    }
+}
+
+fn error(schema: &Schema, key: &[u8]) -> Error {
+    schema.inspect(key).expect_err("not a key of the schema")
+}
+
+#[test]
+fn a_bad_digit_is_located_in_its_field() {
+    let err = error(&DeviceReading::SCHEMA, b"phone#4c410523#92233704485635758x7");
+    // At the `x` itself, 17 digits into the field that starts at byte 15.
+    assert_eq!((err.location().name(), err.location().offset()), (Some("ts_millis"), Some(32)));
+    assert!(err.to_string().contains("'x' is not a decimal digit"), "{err}");
+
+    let err = error(&TenantReading::SCHEMA, b"acme#phone#0000000g#20200501");
+    assert_eq!((err.location().name(), err.location().offset()), (Some("device_id"), Some(18)));
+}
+
+#[test]
+fn a_missing_field_is_located_at_the_end() {
+    let err = error(&DeviceReading::SCHEMA, b"phone#4c410523");
+    assert!(matches!(err, Error::Truncated { .. }), "{err}");
+    assert_eq!((err.location().name(), err.location().offset()), (Some("device_id"), Some(14)));
+
+    let err = error(&DeviceReading::SCHEMA, b"phone#4c410523#9223370448563575807#extra");
+    assert_eq!(err, Error::TrailingBytes { offset: 34, len: 6 });
+}
+
+#[test]
+fn a_wrong_prefix_or_bucket_is_refused() {
+    let key = Sample { device: Device { kind: "phone".into(), id: 7 }, ts: 1 }.to_key().unwrap();
+    let mut other = key.into_vec();
+    other[0] = b't';
+    let err = error(&Sample::SCHEMA, &other);
+    assert_eq!(err.location().name(), Some("prefix"));
+    assert!(err.to_string().contains(r#"starts with "t", not this type's prefix "s""#), "{err}");
+
+    let mut key = Monitor { time: 5, host: "h".into(), metric: "m".into() }.to_key().unwrap().into_vec();
+    key[0] = 0x86; // bucket 6, but 5 % 16 is 5
+    let err = error(&Monitor::SCHEMA, &key);
+    assert_eq!((err.location().name(), err.location().offset()), (Some("bucket"), Some(0)));
+    assert!(err.to_string().contains("the key is in bucket 6, but its salt source fields give bucket 5"), "{err}");
+}
+
+#[test]
+fn bad_field_bytes_are_named_with_the_rust_type() {
+    // A u32 that does not fit, inside a flattened struct.
+    let key = ("s", "phone", 1i64 << 40, rowkey::Desc(1i64)).to_key().unwrap();
+    let err = error(&Sample::SCHEMA, &key);
+    assert_eq!((err.location().name(), err.location().offset()), (Some("id"), Some(10)));
+    assert!(matches!(err, Error::OutOfRange { ty: "u32", .. }), "{err}");
+
+    // Text that is not UTF-8.
+    let key = ("s", &b"ph\xffne"[..], 7u32, rowkey::Desc(1i64)).to_key().unwrap();
+    let err = error(&Sample::SCHEMA, &key);
+    assert_eq!(err.location().name(), Some("kind"));
+    assert!(err.to_string().contains("invalid UTF-8 at byte 2"), "{err}");
+}
