@@ -64,6 +64,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(feature = "bigtable-client")]
+pub mod bigtable;
 mod error;
 pub mod field;
 pub mod format;
