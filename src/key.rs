@@ -99,6 +99,28 @@ impl Key {
         self.bytes.as_slice()
     }
 
+    /// The number of bytes (the same as `as_bytes().len()`, without building the slice).
+    ///
+    /// ```
+    /// assert_eq!(rowkey::Key::from("ab").len(), 2);
+    /// ```
+    #[must_use]
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether the key has no bytes.
+    ///
+    /// ```
+    /// assert!(rowkey::Key::new().is_empty());
+    /// ```
+    #[must_use]
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.len() == 0
+    }
+
     /// How many bytes the key can hold without reallocating.
     ///
     /// ```

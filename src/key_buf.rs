@@ -26,10 +26,12 @@ fn half_has_nul(half: u32) -> bool {
     half.wrapping_sub(0x0101_0101) & !half & 0x8080_8080 != 0
 }
 
+#[inline(always)]
 fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default())
 }
 
+#[inline(always)]
 fn half(bytes: &[u8]) -> u32 {
     u32::from_le_bytes(bytes[..4].try_into().unwrap_or_default())
 }
@@ -112,6 +114,16 @@ impl KeyBuf {
         match self {
             KeyBuf::Inline { len, bytes } => &mut bytes[..usize::from(*len)],
             KeyBuf::Heap(v) => v,
+        }
+    }
+
+    /// The length alone: cheaper than `as_slice().len()`, which also bounds-checks the
+    /// inline length to build a slice that encoders never look at.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            KeyBuf::Inline { len, .. } => usize::from(*len),
+            KeyBuf::Heap(v) => v.len(),
         }
     }
 

@@ -13,7 +13,7 @@ fn utf8_error(ty: &'static str, err: &std::str::Utf8Error) -> Error {
 }
 
 impl EncodeField for str {
-    #[inline]
+    #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         out.write(self.as_bytes());
         Ok(())
@@ -21,7 +21,7 @@ impl EncodeField for str {
 }
 
 impl EncodeField for String {
-    #[inline]
+    #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         out.write(self.as_bytes());
         Ok(())
@@ -73,6 +73,7 @@ impl EncodeField for Cow<'_, [u8]> {
 }
 
 impl<'de> DecodeField<'de> for String {
+    #[inline(always)]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         match bytes.as_borrowed() {
             Some(b) => std::str::from_utf8(b).map(str::to_owned).map_err(|e| utf8_error("String", &e)),
@@ -82,6 +83,7 @@ impl<'de> DecodeField<'de> for String {
 }
 
 impl<'de> DecodeField<'de> for &'de str {
+    #[inline(always)]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         let b = bytes.as_borrowed().ok_or_else(|| Error::invalid("&str", NOT_BORROWABLE))?;
         std::str::from_utf8(b).map_err(|e| utf8_error("&str", &e))

@@ -63,15 +63,25 @@ pub(crate) fn decode_i64(bytes: &[u8]) -> Result<i64> {
         ));
     }
     let payload_bits = 7 * n - 1;
+    let flips = u64::from_ne_bytes([flip; 8]);
     let magnitude = if n <= 8 {
-        // Up to 55 payload bits: read the bytes as one u64, left-padded.
-        let mut word = [flip; 8];
-        word[8 - n..].copy_from_slice(bytes);
-        let encoded = u64::from_be_bytes(word) ^ u64::from_ne_bytes([flip; 8]);
+        // Up to 55 payload bits: one u64, from two overlapping 4-byte reads when there are 4
+        // or more bytes (a variable-length copy into a padded word would call `memcpy`).
+        let encoded = if n >= 4 {
+            let high = u64::from(u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+            let low = u64::from(u32::from_be_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]));
+            let overlap = 8 * (n - 4);
+            high << overlap | low & ((1u64 << overlap) - 1)
+        } else {
+            bytes.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b))
+        } ^ flips;
         u128::from(encoded & ((1u64 << payload_bits) - 1))
     } else {
-        let encoded = bytes.iter().fold(0u128, |acc, &b| acc << 8 | u128::from(b ^ flip));
-        encoded & ((1u128 << payload_bits) - 1)
+        // Nine or ten bytes: the last eight as one u64, the one or two before as its top.
+        let (head, tail) = bytes.split_at(n - 8);
+        let low = u64::from_be_bytes(tail.try_into().unwrap_or_default()) ^ flips;
+        let high = head.iter().fold(0u128, |acc, &b| acc << 8 | u128::from(b ^ flip));
+        (high << 64 | u128::from(low)) & ((1u128 << payload_bits) - 1)
     };
     if n > 1 && magnitude < 1u128 << (payload_bits - 7) {
         return Err(Error::NonCanonical {
@@ -114,7 +124,7 @@ pub(crate) fn decode_u64(bytes: &[u8]) -> Result<u64> {
 macro_rules! via_i64 {
     ($($ty:ty),*) => {$(
         impl EncodeField for $ty {
-            #[inline]
+            #[inline(always)]
             fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
                 let (buf, start) = encode_i64(i64::from(*self));
                 out.write(&buf[start..]);
@@ -123,6 +133,7 @@ macro_rules! via_i64 {
         }
 
         impl<'de> DecodeField<'de> for $ty {
+            #[inline(always)]
             fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
                 let wide = decode_i64(bytes.as_slice())?;
                 <$ty>::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), stringify!($ty)))

@@ -194,7 +194,7 @@ pub trait DecodeField<'de>: Sized {
 impl<T: EncodeField + ?Sized> EncodeField for &T {
     const DESCENDING: bool = T::DESCENDING;
 
-    #[inline]
+    #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).encode_field(out)
     }

@@ -283,6 +283,7 @@ impl<'de> OrderedReader<'de> {
         self.read(Some(name))
     }
 
+    #[inline(always)]
     fn read<T: DecodeField<'de> + EncodeField>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next_field;
         if index >= self.fields {
@@ -316,6 +317,7 @@ impl<'de> OrderedReader<'de> {
     }
 
     /// Cuts the next field out of the key and unescapes it. `DESC` fields are negated.
+    #[inline(always)]
     fn take<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
         let flip = if DESC { 0xff } else { 0x00 };
         let base = self.pos;
@@ -327,6 +329,32 @@ impl<'de> OrderedReader<'de> {
         if rest.len() >= 2 && rest[0] ^ flip == 0 && rest[1] ^ flip == 0 {
             return self.take_empty::<DESC>(last);
         }
+        // Most fields are ascending and hold no `00`: the field is everything up to the first
+        // `00 01` (or the end of the key), borrowed as it is. Anything else takes the general
+        // path below, which starts over.
+        if !DESC {
+            match find_byte(rest, 0) {
+                None => {
+                    self.pos = self.bytes.len();
+                    return Ok(FieldBytes::borrowed(rest));
+                }
+                Some(zero) if zero > 0 && !last && rest.get(zero + 1) == Some(&SEPARATOR[1]) => {
+                    self.pos = base + zero + 2;
+                    self.after_separator = true;
+                    return Ok(FieldBytes::borrowed(&rest[..zero]));
+                }
+                Some(_) => {}
+            }
+        }
+        self.take_general::<DESC>(last)
+    }
+
+    /// [`take`](Self::take) for a descending field or one with escapes or framing errors.
+    #[inline(never)]
+    fn take_general<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
+        let flip = if DESC { 0xff } else { 0x00 };
+        let base = self.pos;
+        let rest = &self.bytes[base..];
         let mut owned: Option<SmallVec<[u8; 32]>> = None;
         let mut segment = 0;
         let mut from = 0;
@@ -350,7 +378,7 @@ impl<'de> OrderedReader<'de> {
                 }
                 Some(ESCAPED_NUL) => {
                     let buf = owned.get_or_insert_with(SmallVec::new);
-                    buf.extend(rest[segment..=zero].iter().map(|b| b ^ flip));
+                    extend_flipped::<DESC>(buf, &rest[segment..=zero]);
                     from = zero + 2;
                     segment = from;
                 }
@@ -374,7 +402,7 @@ impl<'de> OrderedReader<'de> {
         let tail = &rest[segment..end];
         Ok(match owned {
             Some(mut buf) => {
-                buf.extend(tail.iter().map(|b| b ^ flip));
+                extend_flipped::<DESC>(&mut buf, tail);
                 FieldBytes::from_smallvec(buf)
             }
             None if DESC => FieldBytes::from_smallvec(tail.iter().map(|b| !b).collect()),
@@ -519,6 +547,17 @@ pub(crate) fn decode_key<'de, T: OrderedKey<'de>>(bytes: &'de [u8]) -> Result<T>
     let value = T::read_fields(&mut r)?;
     r.finish()?;
     Ok(value)
+}
+
+/// Appends `bytes` to an unescaped field, negated when descending. An ascending field is a
+/// plain copy: `extend` through a byte iterator would grow and check the vector per byte.
+#[inline]
+fn extend_flipped<const DESC: bool>(buf: &mut SmallVec<[u8; 32]>, bytes: &[u8]) {
+    if DESC {
+        buf.extend(bytes.iter().map(|b| !b));
+    } else {
+        buf.extend_from_slice(bytes);
+    }
 }
 
 fn empty_key() -> Error {
