@@ -131,7 +131,7 @@ async fn run(project: &str, instance: &str) -> Result<(), Box<dyn Error>> {
     // kept here rather than in the ranges.
     let ranges = Reading::scan().device_type("meter").ranges()?;
     let started = Instant::now();
-    let unsalted = |row: &Row| Key::from(unsalted(&row.key));
+    let unsalted = |row: &Row| Reading::SCHEMA.unsalted(&row.key).ok().map(Key::from);
     let merged = table.read_merged(ranges.clone(), &ReadOptions::new().latest_cells(), unsalted).await?;
     let elapsed = started.elapsed();
     let mut devices: Vec<(String, usize, String)> = Vec::new();
@@ -178,12 +178,6 @@ fn readings() -> rowkey::Result<Vec<(Key, Vec<Mutation>)>> {
         }
     }
     Ok(rows)
-}
-
-/// The key without its bucket field: everything after the first `#`, since the bucket is
-/// digits and never holds one.
-fn unsalted(key: &[u8]) -> &[u8] {
-    key.iter().position(|&b| b == b'#').map_or(key, |at| &key[at + 1..])
 }
 
 fn celsius(row: &Row) -> String {

@@ -82,7 +82,7 @@ fn main() -> Result<(), Error> {
     for range in &buckets {
         streams.push(table.range::<&[u8]>(range.bounds())?);
     }
-    let merged = rowkey::merge::try_merge(streams, |(key, _)| Key::from(unsalted(key.value())));
+    let merged = rowkey::merge::try_merge(streams, |(key, _)| Sample::SCHEMA.unsalted(key.value()).ok().map(Key::from));
     let mut samples = Vec::new();
     for row in merged {
         samples.push(Sample::from_key(row?.0.value())?);
@@ -98,9 +98,4 @@ fn main() -> Result<(), Error> {
     assert_eq!(samples.len() as i64, (to - from) * HOSTS * 2);
     assert!(samples.windows(2).all(|w| w[0].time <= w[1].time), "merged into time order");
     Ok(())
-}
-
-/// Drops the bucket field: one orderedcode byte and the `00 01` separator after it.
-fn unsalted(key: &[u8]) -> &[u8] {
-    &key[3..]
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::__private::{BucketDigits, check_bucket, check_bucket_text, check_prefix};
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 use crate::field::int::decode_i64;
 use crate::field::{DecodeText, Desc};
 use crate::format::Delimited;
@@ -64,6 +64,70 @@ impl Schema {
             check_salt(&found, &out, delimited)?;
         }
         Ok(Inspection { type_name: self.type_name, fields: out })
+    }
+}
+
+impl Schema {
+    /// The bytes of `key` after its salt bucket (and the prefix before it): the order that
+    /// fan-out reads over every bucket merge back into, the order unsalted keys sort in. A
+    /// schema without a salt returns the key whole. Only the prefix and bucket are read; the
+    /// rest is not checked.
+    ///
+    /// # Errors
+    ///
+    /// A framing error located at the prefix or bucket field, or a prefix of another type,
+    /// for bytes that do not start as a key of this type does.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+    /// struct Reading { device_type: String, device_id: String, ts: u32 }
+    ///
+    /// let key = Reading { device_type: "meter".into(), device_id: "4c410523".into(), ts: 7 }.to_key()?;
+    /// assert_eq!(key, "01#meter#4c410523#0000000007");
+    /// assert_eq!(Reading::SCHEMA.unsalted(&key)?, b"meter#4c410523#0000000007");
+    ///
+    /// // The merge of a fan-out read, by the unsalted key.
+    /// let buckets = vec![vec![key.clone()], vec![]];
+    /// let merged: Vec<_> = rowkey::merge(buckets, |key| Reading::SCHEMA.unsalted(key).ok().map(<[u8]>::to_vec)).collect();
+    /// assert_eq!(merged, [key]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn unsalted<'k>(&self, key: &'k [u8]) -> Result<&'k [u8]> {
+        if self.salt.is_none() {
+            return Ok(key);
+        }
+        let skip = usize::from(self.prefix.is_some()) + 1;
+        match self.format {
+            Format::Ordered => {
+                let mut r = OrderedReader::new(key, self.field_count());
+                if let Some(prefix) = self.prefix {
+                    check_prefix(&r.named_field::<std::borrow::Cow<'_, [u8]>>(Schema::PREFIX_FIELD)?, prefix, 0, 0)?;
+                }
+                r.named_field::<u32>(Schema::BUCKET_FIELD)?;
+                Ok(&key[r.position()..])
+            }
+            Format::Delimited(delimiter) => {
+                let mut at = 0;
+                for index in 0..skip {
+                    let name = if index + 1 == skip { Schema::BUCKET_FIELD } else { Schema::PREFIX_FIELD };
+                    let Some(end) = key[at..].windows(delimiter.len()).position(|w| w == delimiter.as_bytes()) else {
+                        return Err(Error::Truncated {
+                            at: Location::at(key.len()),
+                            detail: "the field's delimiter is missing",
+                        }
+                        .in_field(index, Some(name), at));
+                    };
+                    if let (Some(prefix), 0) = (self.prefix, index) {
+                        check_prefix(&key[..end], prefix, 0, 0)?;
+                    }
+                    at += end + delimiter.len();
+                }
+                Ok(&key[at..])
+            }
+        }
     }
 }
 
