@@ -60,6 +60,16 @@
 //! Decoding accepts any bytes and never panics: bytes that are not a key of the type give an
 //! [`Error`] that names the field and the byte offset. Encoding refuses values that would
 //! break order (a negative [`BigEndian`]) instead of writing a mis-sorted key.
+//!
+//! # Features
+//!
+//! | feature | default | adds |
+//! |---|---|---|
+//! | `derive` | yes | `#[derive(RowKey)]`: composite keys, typed scan builders, `SCHEMA` |
+//! | `serde` | yes | [`to_key`] / [`from_key`] for any `Serialize` / `Deserialize` type |
+//! | `proptest` | no | `rowkey::testing`: strategies and assertions that a key type sorts as its values do |
+//! | `bigtable` | no | `Schema::to_bigtable_json`: the row key schema Bigtable's Admin API and GoogleSQL read (serde_json) |
+//! | `bigtable-client` | no | `rowkey::bigtable`: ranges as `RowSet`s, merged fan-out reads and batched writes on the Bigtable Data API (`bigtable_rs`, tokio) |
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
