@@ -101,8 +101,11 @@ impl Ord for Cut<'_> {
             (Cut::Top, Cut::Below { .. }) => Ordering::Greater,
             (Cut::Below { .. }, Cut::Top) => Ordering::Less,
             (Cut::Below { key: a, nul: a_nul }, Cut::Below { key: b, nul: b_nul }) => {
-                let a = a.iter().chain(a_nul.then_some(&0));
-                a.cmp(b.iter().chain(b_nul.then_some(&0)))
+                // The common length as slices (a memcmp), then what is left of the longer key
+                // against the other's `00`, if any: at most two more bytes compared.
+                let n = a.len().min(b.len());
+                let tail = |nul: &bool| if *nul { &[0u8][..] } else { &[][..] };
+                a[..n].cmp(&b[..n]).then_with(|| a[n..].iter().chain(tail(a_nul)).cmp(b[n..].iter().chain(tail(b_nul))))
             }
         }
     }
@@ -639,8 +642,12 @@ impl Extend<KeyRange> for KeyRanges {
 }
 
 impl From<KeyRange> for KeyRanges {
+    /// One range (none when it is empty), held inline: no sort and no allocation.
+    #[inline]
     fn from(range: KeyRange) -> Self {
-        KeyRanges::from_iter([range])
+        let mut ranges = KeyRanges::new();
+        ranges.push(range);
+        ranges
     }
 }
 
@@ -679,5 +686,43 @@ impl fmt::Display for KeyRanges {
 impl fmt::Debug for KeyRanges {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key of up to three bytes over `00`, `01` and `ff`.
+    fn short_keys() -> Vec<Vec<u8>> {
+        let mut keys = vec![Vec::new()];
+        for len in 1..=3 {
+            for n in 0..3usize.pow(len) {
+                keys.push((0..len).map(|i| [0x00, 0x01, 0xff][n / 3usize.pow(i) % 3]).collect());
+            }
+        }
+        keys
+    }
+
+    #[test]
+    fn cuts_compare_as_their_keys_with_the_nul_appended() {
+        let keys = short_keys();
+        for a in &keys {
+            for b in &keys {
+                for (a_nul, b_nul) in [(false, false), (false, true), (true, false), (true, true)] {
+                    let materialised = |key: &[u8], nul: bool| [key, if nul { &[0][..] } else { &[] }].concat();
+                    let want = materialised(a, a_nul).cmp(&materialised(b, b_nul));
+                    let got = Cut::Below { key: a, nul: a_nul }.cmp(&Cut::Below { key: b, nul: b_nul });
+                    assert_eq!(
+                        got,
+                        want,
+                        "{a:x?}{} vs {b:x?}{}",
+                        if a_nul { "+00" } else { "" },
+                        if b_nul { "+00" } else { "" }
+                    );
+                }
+            }
+            assert_eq!(Cut::below(a).cmp(&Cut::Top), Ordering::Less);
+        }
     }
 }

@@ -76,6 +76,7 @@ impl OrderedScan {
     /// # Errors
     ///
     /// When every field is fixed already, or the value cannot be encoded.
+    #[inline]
     pub fn fix<T: EncodeField + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
         let index = self.next_field()?;
         let start = self.prefix.len();
@@ -94,12 +95,9 @@ impl OrderedScan {
         }
     }
 
+    #[inline]
     fn next_field(&self) -> Result<usize> {
-        if self.fixed < self.fields {
-            Ok(self.fixed)
-        } else {
-            Err(Error::argument("scan field", format!("all {} fields of the key are fixed already", self.fields)))
-        }
+        next_field(self.fixed, self.fields)
     }
 
     /// The key whose fields after the fixed ones are all empty, and so dropped.
@@ -132,6 +130,10 @@ impl OrderedScan {
             return KeyRanges::from(KeyRange::key(&dropped));
         }
         let end = bound_after(&self.prefix);
+        if self.touches(&dropped) {
+            // The usual case: the dropped key starts the range, with no copy of the prefix.
+            return KeyRanges::from(KeyRange::new(Bound::Included(dropped), end));
+        }
         self.with_dropped(Some(dropped), Bound::Included(self.prefix.clone()), end)
     }
 
@@ -233,6 +235,19 @@ impl OrderedScan {
 }
 
 /// The exclusive end past every key that starts with `prefix`.
+/// The index of the next field to fix, or the error of a scan whose fields are all fixed.
+#[inline]
+fn next_field(fixed: usize, fields: usize) -> Result<usize> {
+    if fixed < fields { Ok(fixed) } else { Err(all_fixed(fields)) }
+}
+
+// Out of line, so the formatting stays off the path of every `fix`.
+#[cold]
+#[inline(never)]
+fn all_fixed(fields: usize) -> Error {
+    Error::argument("scan field", format!("all {fields} fields of the key are fixed already"))
+}
+
 fn bound_after(prefix: &[u8]) -> Bound<Key> {
     prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded)
 }
@@ -273,12 +288,9 @@ impl DelimitedScan {
         DelimitedScan::new(format, K::FIELDS)
     }
 
+    #[inline]
     fn next_field(&self) -> Result<usize> {
-        if self.fixed < self.fields {
-            Ok(self.fixed)
-        } else {
-            Err(Error::argument("scan field", format!("all {} fields of the key are fixed already", self.fields)))
-        }
+        next_field(self.fixed, self.fields)
     }
 
     /// Fixes the next field to `value`.

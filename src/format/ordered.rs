@@ -506,6 +506,7 @@ pub trait OrderedKey<'de>: Sized {
 /// (an empty ascending field as `00 00 00 01`; a descending one negated). Scan bounds are
 /// built from these. Returns whether the field was an empty ascending one, which a complete
 /// key drops when nothing follows it.
+#[inline]
 pub(crate) fn append_terminated<T: EncodeField + ?Sized>(out: &mut Key, value: &T) -> Result<bool> {
     let body = out.len();
     if T::DESCENDING {
@@ -527,6 +528,7 @@ pub(crate) fn append_terminated<T: EncodeField + ?Sized>(out: &mut Key, value: &
 
 /// Appends a field's escaped bytes with no terminator (negated when descending): the form a
 /// `starts_with` bound matches against.
+#[inline]
 pub(crate) fn append_escaped<T: EncodeField + ?Sized>(out: &mut Key, value: &T) -> Result<()> {
     if T::DESCENDING { value.encode_field(&mut Descending(out)) } else { value.encode_field(&mut Ascending(out)) }
 }
