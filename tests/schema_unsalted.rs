@@ -70,6 +70,16 @@ proptest! {
 fn a_key_that_does_not_start_like_the_type_is_refused_at_its_field() {
     let err = SaltedDelimited::SCHEMA.unsalted(b"07").unwrap_err();
     assert_eq!(err.location().name(), Some("bucket"), "{err}");
+    let err = SaltedDelimited::SCHEMA.unsalted(b"7x##a##1").unwrap_err();
+    assert_eq!(err.location().name(), Some("bucket"), "{err}");
+    // 100 buckets are written with two digits: `100` and `7` are no bucket of the salt.
+    for key in [&b"100##a##1"[..], b"7##a##1"] {
+        let err = SaltedDelimited::SCHEMA.unsalted(key).unwrap_err();
+        assert_eq!((err.location().name(), err.location().offset()), (Some("bucket"), Some(0)), "{err}");
+    }
+    // Bucket 8 of an 8-bucket salt, in an ordered key.
+    let err = SaltedOrdered::SCHEMA.unsalted(b"p\x00\x01\x88\x00\x01a").unwrap_err();
+    assert!(err.to_string().contains("8 is not a bucket of the salt's 8 buckets"), "{err}");
     let err = SaltedOrdered::SCHEMA.unsalted(b"p\x00\x01").unwrap_err();
     assert_eq!(err.location().name(), Some("bucket"), "{err}");
     let err = SaltedOrdered::SCHEMA.unsalted(b"q\x00\x01\x81\x00\x01a").unwrap_err();

@@ -10,6 +10,7 @@ use crate::field::{DecodeText, Desc};
 use crate::format::Delimited;
 use crate::format::ordered::{OrderedReader, OrderedWriter};
 use crate::key::Key;
+use crate::salt::Salt;
 use crate::schema::decode::{self, Encoded};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
 
@@ -70,13 +71,14 @@ impl Schema {
 impl Schema {
     /// The bytes of `key` after its salt bucket (and the prefix before it): the order that
     /// fan-out reads over every bucket merge back into, the order unsalted keys sort in. A
-    /// schema without a salt returns the key whole. Only the prefix and bucket are read; the
-    /// rest is not checked.
+    /// schema without a salt returns the key whole. The prefix must be the type's and the
+    /// bucket one of the salt's (its source fields are not read, so not whether it is
+    /// theirs); the rest of the key is not read.
     ///
     /// # Errors
     ///
-    /// A framing error located at the prefix or bucket field, or a prefix of another type,
-    /// for bytes that do not start as a key of this type does.
+    /// A framing error located at the prefix or bucket field, a prefix of another type, or a
+    /// bucket the salt does not have, for bytes that do not start as a key of this type does.
     ///
     /// ```
     /// use rowkey::RowKey;
@@ -96,9 +98,8 @@ impl Schema {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn unsalted<'k>(&self, key: &'k [u8]) -> Result<&'k [u8]> {
-        if self.salt.is_none() {
-            return Ok(key);
-        }
+        let Some(salt) = self.salt else { return Ok(key) };
+        let salt = salt.salt()?;
         let skip = usize::from(self.prefix.is_some()) + 1;
         match self.format {
             Format::Ordered => {
@@ -106,7 +107,9 @@ impl Schema {
                 if let Some(prefix) = self.prefix {
                     check_prefix(&r.named_field::<std::borrow::Cow<'_, [u8]>>(Schema::PREFIX_FIELD)?, prefix, 0, 0)?;
                 }
-                r.named_field::<u32>(Schema::BUCKET_FIELD)?;
+                let offset = r.position();
+                let bucket = r.named_field::<u32>(Schema::BUCKET_FIELD)?;
+                check_bucket_range(&salt, bucket, None, skip - 1, offset)?;
                 Ok(&key[r.position()..])
             }
             Format::Delimited(delimiter) => {
@@ -120,8 +123,12 @@ impl Schema {
                         }
                         .in_field(index, Some(name), at));
                     };
-                    if let (Some(prefix), 0) = (self.prefix, index) {
-                        check_prefix(&key[..end], prefix, 0, 0)?;
+                    let text = &key[at..at + end];
+                    if index + 1 == skip {
+                        let digits = BucketDigits::decode_text(text).map_err(|e| e.in_field(index, Some(name), at))?;
+                        check_bucket_range(&salt, digits.value, Some(digits.width), index, at)?;
+                    } else if let Some(prefix) = self.prefix {
+                        check_prefix(text, prefix, index, at)?;
                     }
                     at += end + delimiter.len();
                 }
@@ -353,13 +360,21 @@ fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -
             check_bucket_text(BucketDigits { value: found.value, width }, expected, &salt, found.index, found.offset)
         }
         (None, Some(expected)) => check_bucket(found.value, expected, found.index, found.offset),
-        (_, None) if found.value < salt.buckets() && found.width.is_none_or(|w| w == salt.text_width()) => Ok(()),
-        (_, None) => Err(Error::invalid(
-            "bucket",
-            format!("{} is not a bucket of the salt's {} buckets", found.value, salt.buckets()),
-        )
-        .in_field(found.index, Some(Schema::BUCKET_FIELD), found.offset)),
+        (_, None) => check_bucket_range(&salt, found.value, found.width, found.index, found.offset),
     }
+}
+
+/// That a bucket read from a key is one of the salt's (and, as text, at the salt's width),
+/// when the bucket its source fields give is not known.
+fn check_bucket_range(salt: &Salt, value: u32, width: Option<usize>, index: usize, offset: usize) -> Result<()> {
+    if value < salt.buckets() && width.is_none_or(|w| w == salt.text_width()) {
+        return Ok(());
+    }
+    Err(Error::invalid("bucket", format!("{value} is not a bucket of the salt's {} buckets", salt.buckets())).in_field(
+        index,
+        Some(Schema::BUCKET_FIELD),
+        offset,
+    ))
 }
 
 /// The hashed bytes of each salt source field, found by name among the fields after the
