@@ -190,6 +190,13 @@ impl Key {
         written
     }
 
+    /// [`extend_if_no_nul`](Self::extend_if_no_nul) after `sep` (the separator that goes
+    /// before a field, or nothing), with one capacity check for both.
+    #[inline(always)]
+    pub(crate) fn extend_separated_if_no_nul(&mut self, sep: &[u8], bytes: &[u8]) -> bool {
+        self.bytes.extend_separated_if_no_nul(sep, bytes)
+    }
+
     /// Appends `bytes` when none of them is `00`; otherwise appends nothing and returns
     /// false. The ordered format's escaping takes this fast path for most fields.
     #[inline(always)]

@@ -210,6 +210,34 @@ impl KeyBuf {
         }
     }
 
+    /// Appends `sep` (empty, or a separator of two bytes) and then `src` when `src` holds no
+    /// `00` byte, with one capacity check; otherwise writes nothing and returns false.
+    #[inline(always)]
+    pub(crate) fn extend_separated_if_no_nul(&mut self, sep: &[u8], src: &[u8]) -> bool {
+        if has_nul(src) {
+            return false;
+        }
+        match self {
+            KeyBuf::Inline { len, bytes } if usize::from(*len) + sep.len() + src.len() <= INLINE => {
+                let at = usize::from(*len);
+                let body = at + sep.len();
+                if !sep.is_empty() {
+                    bytes[at..body].copy_from_slice(&sep[..2]);
+                }
+                copy_short(&mut bytes[body..body + src.len()], src);
+                // The guard keeps the new length within INLINE, which fits a u8.
+                *len = (body + src.len()) as u8;
+            }
+            _ => {
+                if !sep.is_empty() {
+                    self.extend_from_slice(sep);
+                }
+                self.extend_from_slice(src);
+            }
+        }
+        true
+    }
+
     /// Appends `src` when it holds no `00` byte; otherwise writes nothing and returns false.
     #[inline(always)]
     pub(crate) fn extend_if_no_nul(&mut self, src: &[u8]) -> bool {

@@ -72,6 +72,49 @@ impl Ascending<'_> {
     }
 }
 
+/// [`Ascending`] for a field of [`OrderedWriter`] with no empty fields held before it: the
+/// separator it needs is written together with its first bytes, so an empty field writes
+/// nothing at all and there is nothing to undo.
+struct Separated<'a> {
+    out: &'a mut Key,
+    /// The separator still to write before the field's first byte: `SEPARATOR` or empty.
+    pending: &'static [u8],
+    written: bool,
+}
+
+impl Separated<'_> {
+    #[inline(always)]
+    fn start(&mut self) {
+        if !self.pending.is_empty() {
+            self.out.extend_from_slice(self.pending);
+            self.pending = &[];
+        }
+        self.written = true;
+    }
+}
+
+impl Sink for Separated<'_> {
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        if self.out.extend_separated_if_no_nul(self.pending, bytes) {
+            self.pending = &[];
+            self.written = true;
+            return;
+        }
+        self.start();
+        Ascending(self.out).write_escaped(bytes);
+    }
+
+    #[inline]
+    fn write_byte(&mut self, byte: u8) {
+        self.start();
+        Ascending(self.out).write_byte(byte);
+    }
+}
+
 /// Escapes and negates a descending field's bytes into the key.
 struct Descending<'a>(&'a mut Key);
 
@@ -177,6 +220,16 @@ impl<'a> OrderedWriter<'a> {
             }
             self.out.extend_from_slice(&[!SEPARATOR[0], !SEPARATOR[1]]);
             self.needs_separator = false;
+        } else if self.held_empty == 0 {
+            let pending: &'static [u8] = if self.needs_separator { &SEPARATOR } else { &[] };
+            let mut sink = Separated { out: self.out, pending, written: false };
+            value.encode_field(&mut sink).map_err(located)?;
+            if sink.written {
+                self.needs_separator = true;
+            } else {
+                // Empty: held back until a field follows; nothing was written.
+                self.held_empty = 1;
+            }
         } else {
             let (held, needs_separator) = (self.held_empty, self.needs_separator);
             if held > 0 {
