@@ -241,3 +241,51 @@ proptest! {
         let _ = <(std::borrow::Cow<str>, Desc<&[u8]>)>::from_key(&bytes);
     }
 }
+
+/// The ordered framing of byte-string fields written out by hand (DESIGN §4): `00` escaped as
+/// `00 ff`, fields joined by `00 01`, an empty field `00 00`, trailing empty fields dropped.
+fn framed_by_hand(fields: &[&[u8]]) -> Vec<u8> {
+    let kept = fields.iter().rposition(|f| !f.is_empty()).map_or(0, |last| last + 1);
+    if kept == 0 {
+        return vec![0, 0];
+    }
+    let mut out = Vec::new();
+    for (i, field) in fields[..kept].iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(&[0, 1]);
+        }
+        if field.is_empty() {
+            out.extend_from_slice(&[0, 0]);
+        }
+        for &b in *field {
+            out.push(b);
+            if b == 0 {
+                out.push(0xff);
+            }
+        }
+    }
+    out
+}
+
+/// Every field length around `Key`'s inline capacity, so that a field and the separator before
+/// it are written both sides of the move to the heap, with and without `00` and `ff` bytes.
+#[test]
+fn keys_across_the_inline_capacity_are_framed_exactly() {
+    let fill = |len: usize, byte: u8| -> Vec<u8> { (0..len).map(|i| if i % 7 == 3 { byte } else { b'a' }).collect() };
+    for first in 0..70 {
+        for second in [0, 1, 2, 3, 7, 8, 9, 16, 17] {
+            for byte in [b'x', 0x00, 0xff] {
+                let (a, b) = (fill(first, byte), fill(second, byte));
+                for fields in [[&a[..], &b[..], b"z"], [&a[..], b"", &b[..]], [b"", &a[..], &b[..]]] {
+                    let key = (fields[0], fields[1], fields[2]).to_key().unwrap();
+                    assert_eq!(key.as_bytes(), framed_by_hand(&fields), "{first} {second} {byte:#x}");
+                    let mut reused = rowkey::Key::from(&[7u8; 100][..]);
+                    (fields[0], fields[1], fields[2]).encode_into(&mut reused).unwrap();
+                    assert_eq!(reused, key, "a reused heap key: {first} {second} {byte:#x}");
+                    let back = <(Vec<u8>, Vec<u8>, Vec<u8>)>::from_key(&key).unwrap();
+                    assert_eq!((&back.0[..], &back.1[..], &back.2[..]), (fields[0], fields[1], fields[2]));
+                }
+            }
+        }
+    }
+}
