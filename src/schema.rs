@@ -462,6 +462,28 @@ pub enum Encoding {
         /// The fixed number of digits, when there is one.
         digits: Option<u8>,
     },
+    /// An instant of a chrono, time or jiff type ([`Timestamp`](crate::field::Timestamp)):
+    /// in the ordered format microseconds since the epoch as an orderedcode int64 (the bytes
+    /// of [`TimestampMicros`](Self::TimestampMicros), Bigtable `TIMESTAMP`), or with
+    /// [`TimeSpec::nanos`] nanoseconds as an `i128`; in the delimited format RFC 3339 text of
+    /// fixed width. Under [`Transform::Reverse`] the field stores `max - micros` as an int64
+    /// (ordered) or 19 digits (delimited).
+    Timestamp(TimeSpec),
+    /// A date of a chrono, time or jiff type ([`CalendarDate`](crate::field::CalendarDate)):
+    /// days since 1970-01-01 as an orderedcode int64, or `YYYY-MM-DD` text. Under
+    /// [`Transform::Reverse`] the field stores `max - days` as an int64 or 10 digits.
+    Date(DateSpec),
+    /// A `uuid::Uuid`: its 16 bytes (Bigtable `BYTES`), or hyphenated lowercase text.
+    Uuid,
+    /// A `ulid::Ulid`: its 16 bytes (Bigtable `BYTES`), or Crockford base32 text.
+    Ulid,
+    /// An [`Ipv4Addr`](std::net::Ipv4Addr): 4 bytes, or zero-padded dotted text.
+    Ipv4,
+    /// An [`Ipv6Addr`](std::net::Ipv6Addr): 16 bytes, or text with every group 4 digits.
+    Ipv6,
+    /// An [`IpAddr`](std::net::IpAddr): `04` or `06` and the address's bytes, or `4-` or `6-`
+    /// and its text.
+    IpAddr,
     /// The fields of another key type, inlined (`flatten`).
     Flattened(&'static Schema),
     /// A type the derive does not know (your own field type, or a type alias): its field
@@ -484,10 +506,61 @@ impl fmt::Display for Encoding {
             Encoding::Decimal { width, signed: true } => write!(f, "signed decimal({width})"),
             Encoding::Hex { digits: Some(digits) } => write!(f, "hex({digits})"),
             Encoding::Hex { digits: None } => f.write_str("hex"),
+            Encoding::Timestamp(TimeSpec { nanos: false, .. }) => f.write_str("timestamp"),
+            Encoding::Timestamp(TimeSpec { nanos: true, .. }) => f.write_str("timestamp nanos"),
+            Encoding::Date(_) => f.write_str("date"),
+            Encoding::Uuid => f.write_str("uuid"),
+            Encoding::Ulid => f.write_str("ulid"),
+            Encoding::Ipv4 => f.write_str("ipv4"),
+            Encoding::Ipv6 => f.write_str("ipv6"),
+            Encoding::IpAddr => f.write_str("ip"),
             Encoding::Flattened(inner) => write!(f, "flattened {}", inner.type_name),
             Encoding::Custom => f.write_str("custom"),
         }
     }
+}
+
+/// What an [`Encoding::Timestamp`] field holds: its precision and the range of its Rust type,
+/// so that decoding by the schema alone refuses what the type's decoder refuses.
+///
+/// ```
+/// # #[cfg(feature = "chrono")] {
+/// use rowkey::field::EncodeField;
+/// use rowkey::schema::{Encoding, TimeSpec};
+///
+/// let Encoding::Timestamp(spec) = <chrono::DateTime<chrono::Utc> as EncodeField>::ENCODING else { panic!() };
+/// assert!(!spec.nanos);
+/// assert!(spec.min_secs < 0 && spec.max_secs > 253_402_300_799); // beyond year 9999
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeSpec {
+    /// Nanoseconds ([`Nanos`](crate::field::Nanos)) rather than microseconds.
+    pub nanos: bool,
+    /// The earliest whole second from the epoch the type holds.
+    pub min_secs: i64,
+    /// The latest whole second from the epoch the type holds, with any fraction.
+    pub max_secs: i64,
+}
+
+/// What an [`Encoding::Date`] field holds: the range of its Rust type in days from
+/// 1970-01-01.
+///
+/// ```
+/// # #[cfg(feature = "jiff")] {
+/// use rowkey::field::EncodeField;
+/// use rowkey::schema::{DateSpec, Encoding};
+///
+/// let Encoding::Date(spec) = <jiff::civil::Date as EncodeField>::ENCODING else { panic!() };
+/// assert_eq!(spec.max_days, 2_932_896); // 9999-12-31
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DateSpec {
+    /// The earliest day the type holds.
+    pub min_days: i64,
+    /// The latest day the type holds.
+    pub max_days: i64,
 }
 
 /// A transform the key applies to a field's value before encoding it; decoding undoes it.

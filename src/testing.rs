@@ -40,6 +40,14 @@ use std::fmt::Debug;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
+mod field_types;
+
+#[cfg(feature = "ulid")]
+pub use field_types::ulids;
+#[cfg(feature = "uuid")]
+pub use field_types::uuids;
+pub use field_types::{dates, ip_addrs, ipv4s, ipv6s, text_dates, text_timestamps, timestamps, timestamps_nanos};
+
 use crate::error::Result;
 use crate::key::Key;
 use crate::range::KeyRanges;

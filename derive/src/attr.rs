@@ -71,11 +71,12 @@ pub const FLATTEN: Symbol = Symbol("flatten");
 pub const RENAME: Symbol = Symbol("rename");
 pub const SKIP: Symbol = Symbol("skip");
 pub const MONOTONIC: Symbol = Symbol("monotonic");
+pub const NANOS: Symbol = Symbol("nanos");
 
 const CONTAINER_WORDS: &[Symbol] = &[ORDERED, DELIMITED, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
 const SALT_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH];
 const FIELD_WORDS: &[Symbol] =
-    &[DESC, REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, FLATTEN, RENAME, SKIP, MONOTONIC];
+    &[DESC, REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, FLATTEN, RENAME, SKIP, MONOTONIC, NANOS];
 
 /// Words people reach for that mean one of ours.
 const SYNONYMS: &[(&str, Symbol)] = &[
@@ -98,6 +99,8 @@ const SYNONYMS: &[(&str, Symbol)] = &[
     ("maxlen", MAX_LEN),
     ("hotspot", ALLOW_HOTSPOT),
     ("buckets", SALT),
+    ("nanoseconds", NANOS),
+    ("precision", NANOS),
 ];
 
 /// The attributes on the struct.
@@ -143,6 +146,7 @@ pub struct FieldAttrs {
     pub rename: Option<LitStr>,
     pub skip: Option<Span>,
     pub monotonic: Option<Span>,
+    pub nanos: Option<Span>,
     /// Every keyword given, in order, for the rules about combinations.
     pub given: Vec<(Symbol, Span)>,
 }
@@ -227,6 +231,7 @@ impl FieldAttrs {
                     FLATTEN => &mut out.flatten,
                     SKIP => &mut out.skip,
                     MONOTONIC => &mut out.monotonic,
+                    NANOS => &mut out.nanos,
                     WIDTH => {
                         let width = integer::<u32>(&meta, WIDTH, "width = 8")?;
                         if set(cx, &mut out.width, WIDTH, span, width) {

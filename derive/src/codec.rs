@@ -4,7 +4,7 @@
 //!
 //! Attributes map to wrappers of the runtime crate: `desc` to `Desc`, `reverse` to
 //! `Reversed`, `bit_reverse` to `BitReversed`, `reverse_domain` to `ReversedDomain`, `hex` to
-//! `Hex`, `width = N` to `Padded<T, N>`, `big_endian` to `BigEndian`. On an `Option<T>` field
+//! `Hex`, `width = N` to `Padded<T, N>`, `big_endian` to `BigEndian`, `nanos` to `Nanos`. On an `Option<T>` field
 //! the wrapper goes inside (`Option<Reversed<T>>`) and `Desc` outside (`Desc<Option<T>>`), as
 //! the runtime requires.
 
@@ -29,6 +29,7 @@ enum Wrapper {
     HexArray,
     Padded(u32),
     BigEndian,
+    Nanos,
 }
 
 impl Wrapper {
@@ -50,6 +51,8 @@ impl Wrapper {
             Wrapper::Padded(*width)
         } else if attrs.big_endian.is_some() {
             Wrapper::BigEndian
+        } else if attrs.nanos.is_some() {
+            Wrapper::Nanos
         } else {
             Wrapper::None
         }
@@ -65,6 +68,7 @@ impl Wrapper {
             Wrapper::HexInt | Wrapper::HexVec | Wrapper::HexArray => quote!(#p::Hex),
             Wrapper::Padded(_) => quote!(#p::Padded),
             Wrapper::BigEndian => quote!(#p::BigEndian),
+            Wrapper::Nanos => quote!(#p::Nanos),
         }
     }
 }
@@ -143,7 +147,7 @@ pub fn encode_ref(field: &Field<'_>, p: &TokenStream, place: &TokenStream) -> To
         (Wrapper::ReversedDomain, true) => quote!(#option::map(#option::as_ref(&#place), #constructor)),
         (Wrapper::HexVec, false) => quote!(#constructor(::core::ops::Deref::deref(&#place))),
         (Wrapper::HexVec, true) => quote!(#option::map(#option::as_deref(&#place), #constructor)),
-        // The rest wrap integers and byte arrays, which are `Copy`.
+        // The rest wrap integers, byte arrays and date-time values, which are `Copy`.
         (_, false) => quote!(#constructor(#place)),
         (_, true) => quote!(#option::map(#place, #constructor)),
     };

@@ -6,7 +6,7 @@ use quote::{ToTokens, quote};
 
 use crate::ast::{Field, Input};
 use crate::attr::SaltHash;
-use crate::types::{Bytes, Class};
+use crate::types::{Bytes, Class, Time};
 
 /// The `rowkey::schema::Schema` value for the key.
 /// `flattened` gives the `&'static Schema` of a flattened field's type.
@@ -34,7 +34,8 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
         None => quote!(::core::option::Option::None),
     };
     let max_len = Literal::usize_unsuffixed(input.max_len());
-    let fields = input.key_fields().map(|field| field_schema(field, input.is_delimited(), p, &flattened));
+    let type_params: Vec<String> = input.generics.type_params().map(|t| t.ident.to_string()).collect();
+    let fields = input.key_fields().map(|field| field_schema(field, input.is_delimited(), &type_params, p, &flattened));
     quote! {
         #p::Schema {
             type_name: #type_name,
@@ -50,6 +51,7 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
 fn field_schema(
     field: &Field<'_>,
     delimited: bool,
+    type_params: &[String],
     p: &TokenStream,
     flattened: &impl Fn(&Field<'_>) -> TokenStream,
 ) -> TokenStream {
@@ -60,7 +62,7 @@ fn field_schema(
         let schema = flattened(field);
         quote!(#p::Encoding::Flattened(#schema))
     } else {
-        encoding(field, delimited, p)
+        encoding(field, delimited, type_params, p)
     };
     let transform = transform(field, p);
     let optional = field.shape.optional;
@@ -81,7 +83,7 @@ fn field_schema(
 }
 
 /// The encoding of the bytes the key holds for `field` (of the transformed value, if any).
-fn encoding(field: &Field<'_>, delimited: bool, p: &TokenStream) -> TokenStream {
+fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &TokenStream) -> TokenStream {
     let attrs = &field.attrs;
     let decimal = |width: u32, signed: bool| {
         let width = Literal::u8_unsuffixed(u8::try_from(width).unwrap_or(u8::MAX));
@@ -112,8 +114,16 @@ fn encoding(field: &Field<'_>, delimited: bool, p: &TokenStream) -> TokenStream 
         Class::Bytes(_) => "Bytes",
         Class::Bool => "Bool",
         Class::Float => "Float64",
-        Class::Time { system: true } => "TimestampMicros",
-        Class::Time { system: false } | Class::Other => "Custom",
+        Class::Time(Time::System) => "TimestampMicros",
+        // A type parameter's encoding is not known where `SCHEMA` is defined.
+        Class::Time(_) | Class::Other if mentions(field.shape.inner, type_params) => "Custom",
+        Class::Time(_) | Class::Other => {
+            // The type's own field impls say what their bytes are.
+            let inner = field.shape.inner;
+            let ty = if attrs.nanos.is_some() { quote!(#p::Nanos<#inner>) } else { quote!(#inner) };
+            let encode = if delimited { quote!(#p::EncodeText) } else { quote!(#p::EncodeField) };
+            return quote!(<#ty as #encode>::ENCODING);
+        }
     };
     let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
     quote!(#p::Encoding::#name)
@@ -130,9 +140,25 @@ fn transform(field: &Field<'_>, p: &TokenStream) -> TokenStream {
             let keep_sign = int.signed;
             quote!(#p::Transform::BitReverse { keep_sign: #keep_sign })
         }
+        Class::Time(Time::Instant) if attrs.reverse.is_some() => {
+            quote!(#p::Transform::Reverse { max: 9223372036854775807 })
+        }
+        Class::Time(Time::Date) if attrs.reverse.is_some() => quote!(#p::Transform::Reverse { max: 2147483647 }),
         _ if attrs.reverse_domain.is_some() => quote!(#p::Transform::ReverseDomain),
         _ => quote!(#p::Transform::None),
     }
+}
+
+/// Whether `ty` names one of the struct's type parameters anywhere in it.
+fn mentions(ty: &syn::Type, type_params: &[String]) -> bool {
+    fn walk(tokens: TokenStream, type_params: &[String]) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => type_params.iter().any(|p| ident == p),
+            proc_macro2::TokenTree::Group(group) => walk(group.stream(), type_params),
+            _ => false,
+        })
+    }
+    !type_params.is_empty() && walk(ty.to_token_stream(), type_params)
 }
 
 /// The type as a person writes it: `Option<u32>`, `&'a str`, `[u8; 4]`.

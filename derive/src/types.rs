@@ -26,11 +26,20 @@ pub enum Class {
     Int(Int),
     Bool,
     Float,
-    /// A date or time type. `system` for `SystemTime`, the one the runtime encodes.
-    Time {
-        system: bool,
-    },
+    /// A date or time type.
+    Time(Time),
     Other,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Time {
+    /// `SystemTime` (microseconds, ordered format only) and `Instant` (no key encoding).
+    System,
+    /// An instant of chrono, time or jiff: micros in the ordered format, RFC 3339 text
+    /// delimited; `reverse` and `nanos` apply.
+    Instant,
+    /// A date of chrono, time or jiff: days, or `YYYY-MM-DD`; `reverse` applies.
+    Date,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,19 +91,14 @@ const INTS: &[Int] = &[
     Int { name: "usize", signed: false, bytes: 8, digits: 20, max: u64::MAX },
 ];
 
-/// `std::time`, chrono, time and jiff names: the hotspot lint treats them as timestamps.
-const TIME_TYPES: &[&str] = &[
-    "SystemTime",
-    "Instant",
-    "DateTime",
-    "NaiveDateTime",
-    "NaiveDate",
-    "OffsetDateTime",
-    "PrimitiveDateTime",
-    "UtcDateTime",
-    "Timestamp",
-    "Zoned",
-];
+/// chrono, time and jiff instants (jiff's `Zoned` has no key encoding; it is named here for
+/// the hotspot lint).
+const INSTANT_TYPES: &[&str] =
+    &["DateTime", "NaiveDateTime", "OffsetDateTime", "PrimitiveDateTime", "UtcDateTime", "Timestamp", "Zoned"];
+/// chrono's, time's and jiff's dates.
+const DATE_TYPES: &[&str] = &["NaiveDate", "Date"];
+/// Ids that start with the time they were minted: keys that lead with one grow with time.
+pub const TIME_ORDERED_IDS: &[&str] = &["Ulid"];
 
 pub fn shape(ty: &Type) -> Shape<'_> {
     let ty = ungroup(ty);
@@ -174,7 +178,9 @@ fn path_class(ty: &Type) -> Class {
             Some(Type::Slice(slice)) if is_u8(&slice.elem) => Class::Bytes(Bytes::Cow),
             _ => Class::Other,
         },
-        _ if TIME_TYPES.contains(&name.as_str()) => Class::Time { system: name == "SystemTime" },
+        "SystemTime" | "Instant" => Class::Time(Time::System),
+        _ if INSTANT_TYPES.contains(&name.as_str()) => Class::Time(Time::Instant),
+        _ if DATE_TYPES.contains(&name.as_str()) => Class::Time(Time::Date),
         _ => Class::Other,
     }
 }
@@ -189,7 +195,9 @@ impl Class {
             Class::Int(_) => "an integer",
             Class::Bool => "a bool",
             Class::Float => "a float",
-            Class::Time { .. } => "a time",
+            Class::Time(Time::Date) => "a date",
+            Class::Time(Time::System) => "a std::time type",
+            Class::Time(_) => "a time",
             Class::Other => "a type the derive does not know",
         }
     }

@@ -9,14 +9,14 @@ use syn::spanned::Spanned;
 
 use crate::ast::{BUCKET_FIELD, Field, Input, PREFIX_FIELD};
 use crate::attr::{
-    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FLATTEN, HEX, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, SaltHash,
-    Symbol, WIDTH,
+    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FLATTEN, HEX, NANOS, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP,
+    SaltHash, Symbol, WIDTH,
 };
 use crate::ctxt::Ctxt;
-use crate::types::{Bytes, Class, Int, Str};
+use crate::types::{self, Bytes, Class, Int, Str, Time};
 
 /// The attributes that choose how a field's value becomes bytes: a field has one.
-const ENCODINGS: &[Symbol] = &[REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN];
+const ENCODINGS: &[Symbol] = &[REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, NANOS];
 
 pub fn check(cx: &Ctxt, input: &Input<'_>) {
     check_format(cx, input);
@@ -123,12 +123,13 @@ fn check_format_fit(cx: &Ctxt, input: &Input<'_>, field: &Field<'_>) {
             );
         }
         let encoded = attrs.given.iter().any(|(w, _)| ENCODINGS.contains(w));
-        if !encoded && matches!(class, Class::Float | Class::Time { .. }) {
+        if !encoded && matches!(class, Class::Float | Class::Time(Time::System)) {
             cx.error(
                 field.ty,
                 format!(
                     "`{name}` is {what}, which has no text encoding in a delimited key: store it as an integer \
-                     (such as milliseconds in an i64), or use the ordered format"
+                     (such as milliseconds in an i64){}, or use the ordered format",
+                    if class == Class::Float { "" } else { ", use a chrono, time or jiff type (RFC 3339 text)" }
                 ),
             );
         }
@@ -160,14 +161,27 @@ fn check_type_fit(cx: &Ctxt, field: &Field<'_>) {
         Class::Int(int) => Some(int),
         _ => None,
     };
+    let time_reversible = matches!(class, Class::Time(Time::Instant | Time::Date));
     if let Some(span) = attrs.reverse
         && int.is_none()
+        && !time_reversible
     {
         cx.error_at(
             span,
             format!(
-                "`{REVERSE}` stores MAX - v, so it needs an integer field, and `{name}` is {what}; for a \
+                "`{REVERSE}` stores MAX - v, so it needs an integer or a chrono, time or jiff date or instant, and `{name}` is {what}; for a \
                      descending field of any type, use `desc` (ordered format)"
+            ),
+        );
+    }
+    if let Some(span) = attrs.nanos
+        && class != Class::Time(Time::Instant)
+    {
+        cx.error_at(
+            span,
+            format!(
+                "`{NANOS}` keeps the nanoseconds of a chrono, time or jiff instant, and `{name}` is {what}: remove \
+                 `{NANOS}`"
             ),
         );
     }
@@ -449,7 +463,9 @@ fn check_hotspot(cx: &Ctxt, input: &Input<'_>) {
     let words: Vec<&str> = rust_name.split('_').filter(|w| !w.is_empty()).collect();
     let (why, at): (String, Span) = if let Some(span) = field.attrs.monotonic {
         ("is marked `monotonic`".to_owned(), span)
-    } else if let Class::Time { .. } = field.class() {
+    } else if types::last_segment(field.shape.inner).is_some_and(|n| types::TIME_ORDERED_IDS.contains(&n.as_str())) {
+        ("is a ULID, which starts with the time it was minted".to_owned(), field.ty.span())
+    } else if let Class::Time(_) = field.class() {
         (
             format!(
                 "is a timestamp (`{}`)",

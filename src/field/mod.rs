@@ -14,6 +14,15 @@
 //! | `u64`, `usize` | orderedcode uint64: a length byte, then the big-endian bytes |
 //! | `f32`, `f64` | orderedcode float (see [below](#floats)) |
 //! | [`SystemTime`](std::time::SystemTime) | microseconds since the epoch as orderedcode int64 |
+//! | `u128`, `i128` | 16 bytes, big-endian (an `i128`'s sign bit flipped) |
+//! | `NonZero<T>` | `T`'s bytes (zero refused when decoding) |
+//! | [`Duration`](std::time::Duration) | seconds as 8 bytes, nanoseconds as 4, big-endian |
+//! | [`Ipv4Addr`](std::net::Ipv4Addr), [`Ipv6Addr`](std::net::Ipv6Addr) | the 4 or 16 bytes |
+//! | [`IpAddr`](std::net::IpAddr) | `04` or `06`, then the address's bytes: every V4 first |
+//! | chrono, time and jiff instants (features) | microseconds since the epoch as orderedcode int64 ([`Timestamp`]) |
+//! | chrono, time and jiff dates (features) | days since the epoch as orderedcode int64 ([`CalendarDate`]) |
+//! | [`Nanos<T>`] of an instant | nanoseconds since the epoch as an `i128` |
+//! | `uuid::Uuid`, `ulid::Ulid` (features) | the 16 bytes |
 //! | `Option<T>` | `None` is empty; `Some` is `T`'s bytes, plus `00` when those are empty or all `00` |
 //! | [`Desc<T>`](crate::Desc) | `T`'s bytes in a descending field |
 //! | [`BigEndian<T>`](crate::BigEndian) | 8 bytes, big-endian |
@@ -73,27 +82,48 @@
 //! ```
 
 mod bytes;
+pub(crate) mod calendar;
+#[cfg(feature = "chrono")]
+mod chrono;
 pub(crate) mod decimal;
 mod desc;
+mod duration;
 mod float;
 mod hex;
+pub(crate) mod instant;
 pub(crate) mod int;
+mod ip;
+#[cfg(feature = "jiff")]
+mod jiff;
+mod nonzero;
 mod option;
 mod reversed;
+mod system_time;
 pub mod text;
+#[cfg(feature = "time")]
 mod time;
+pub(crate) mod ulid;
+pub(crate) mod uuid;
+pub(crate) mod wide;
 
 use smallvec::SmallVec;
 
 use crate::error::Result;
 use crate::key::Key;
+use crate::schema::Encoding;
 
 pub use decimal::{Integer, Padded};
 pub use desc::Desc;
 pub use hex::Hex;
+pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
+pub use ip::Cidr;
 pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
+#[cfg(feature = "ulid")]
+pub use ulid::ulid_range;
+#[cfg(feature = "uuid")]
+pub use uuid::uuid_v7_range;
 
 /// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
 ///
@@ -160,6 +190,19 @@ pub trait EncodeField {
     /// reads it to frame the field.
     const DESCENDING: bool = false;
 
+    /// What the field's bytes are, for the key's [`Schema`](crate::schema::Schema): the
+    /// derive reads it for field types it does not know by name, so a type of your own can
+    /// say it is, say, an [`Encoding::Int64`] and be exported and inspected as one. The
+    /// default, [`Encoding::Custom`], shows its bytes as they are.
+    ///
+    /// ```
+    /// use rowkey::field::EncodeField;
+    /// use rowkey::schema::Encoding;
+    ///
+    /// assert_eq!(<std::net::Ipv4Addr as EncodeField>::ENCODING, Encoding::Ipv4);
+    /// ```
+    const ENCODING: Encoding = Encoding::Custom;
+
     /// Writes the field's bytes, before any escaping or framing.
     ///
     /// # Errors
@@ -193,6 +236,7 @@ pub trait DecodeField<'de>: Sized {
 
 impl<T: EncodeField + ?Sized> EncodeField for &T {
     const DESCENDING: bool = T::DESCENDING;
+    const ENCODING: Encoding = T::ENCODING;
 
     #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
@@ -202,6 +246,7 @@ impl<T: EncodeField + ?Sized> EncodeField for &T {
 
 impl<T: EncodeField + ?Sized> EncodeField for Box<T> {
     const DESCENDING: bool = T::DESCENDING;
+    const ENCODING: Encoding = T::ENCODING;
 
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).encode_field(out)

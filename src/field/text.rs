@@ -15,12 +15,22 @@
 //! | [`Hex<T>`](crate::field::Hex) | lowercase hex, two digits a byte | `Hex(0x4c410523u32)` → `4c410523` |
 //! | [`Reversed<T>`](crate::field::Reversed) | decimal of `MAX - v` | `Reversed(1588291200000i64)` → `9223370448563575807` |
 //! | `bool` | `false` / `true` | |
+//! | `u128`, `i128` | 39 digits, as the other integers | |
+//! | [`Duration`](std::time::Duration) | 20 digits of seconds, `.`, 9 of nanoseconds | `00000000000000000090.500000000` |
+//! | [`Ipv4Addr`](std::net::Ipv4Addr) | each part 3 digits | `010.000.000.001` |
+//! | [`Ipv6Addr`](std::net::Ipv6Addr) | every group 4 lowercase hex digits | `2001:0db8:0000:0000:0000:0000:0000:0001` |
+//! | [`IpAddr`](std::net::IpAddr) | `4-` or `6-`, then the address's text | `4-010.000.000.001` |
+//! | chrono, time and jiff instants | RFC 3339 in UTC, 6 fraction digits (9 with [`Nanos`](crate::field::Nanos)) | `2020-05-01T00:00:00.500000Z` |
+//! | chrono, time and jiff dates | `YYYY-MM-DD` | `2020-05-01` |
+//! | `uuid::Uuid` | hyphenated lowercase | `67e55044-10b1-426f-9247-bb680e5fe0c8` |
+//! | `ulid::Ulid` | Crockford base32, uppercase | `01E76RGS00000000000000001A` |
 //! | `Option<T>` | `None` is the empty field, which sorts first | |
 
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Sink};
+use crate::schema::Encoding;
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -65,6 +75,18 @@ pub trait EncodeText {
     /// then checked against the delimiter as it is written).
     const ALPHABET: Option<Alphabet>;
 
+    /// What the field's text is, for the key's [`Schema`](crate::schema::Schema), as
+    /// [`EncodeField::ENCODING`] says for the ordered format.
+    ///
+    /// ```
+    /// use rowkey::field::EncodeText;
+    /// use rowkey::schema::Encoding;
+    ///
+    /// assert_eq!(<std::net::IpAddr as EncodeText>::ENCODING, Encoding::IpAddr);
+    /// assert_eq!(<String as EncodeText>::ENCODING, Encoding::Custom); // the derive knows strings by name
+    /// ```
+    const ENCODING: Encoding = Encoding::Custom;
+
     /// Writes the field's text.
     ///
     /// # Errors
@@ -95,6 +117,7 @@ pub trait DecodeText<'de>: Sized {
 
 impl<T: EncodeText + ?Sized> EncodeText for &T {
     const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const ENCODING: Encoding = T::ENCODING;
 
     fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).encode_text(out)
@@ -220,6 +243,7 @@ impl<'de> DecodeText<'de> for bool {
 /// ```
 impl<T: EncodeText> EncodeText for Option<T> {
     const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const ENCODING: Encoding = T::ENCODING;
 
     fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
         let Some(value) = self else { return Ok(()) };

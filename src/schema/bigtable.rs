@@ -5,7 +5,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::error::{Error, Result};
-use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema};
+use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform};
 
 /// Bigtable's reserved names: the row key and cell timestamp columns of GoogleSQL.
 const RESERVED: [&str; 2] = ["_key", "_timestamp"];
@@ -356,7 +356,15 @@ fn field_type(field: &KeyField, delimited: bool, options: &ExportOptions) -> Res
              use `reverse` on an integer field for newest-first keys that a schema can describe",
         ));
     }
-    let text = delimited && matches!(schema.encoding, Encoding::Decimal { .. } | Encoding::Hex { .. } | Encoding::Bool);
+    let text = delimited
+        && matches!(
+            schema.encoding,
+            Encoding::Decimal { .. }
+                | Encoding::Hex { .. }
+                | Encoding::Bool
+                | Encoding::Timestamp(_)
+                | Encoding::Date(_)
+        );
     match (options.choice_for(name), native_type(schema, delimited)) {
         (Some(As::Bytes), _) => Ok(bytes_type(schema.optional)),
         (Some(As::String), _) if text || schema.encoding == Encoding::Utf8 => Ok(string_type(schema.optional)),
@@ -388,8 +396,28 @@ fn native_type(schema: &FieldSchema, delimited: bool) -> Result<Json, String> {
             Ok(kind)
         }
     };
+    let reversed = matches!(schema.transform, Transform::Reverse { .. });
     match schema.encoding {
         Encoding::Utf8 => Ok(string_type(schema.optional)),
+        Encoding::Uuid | Encoding::Ulid | Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr if delimited => {
+            Ok(string_type(schema.optional))
+        }
+        Encoding::Uuid | Encoding::Ulid | Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr => {
+            Ok(bytes_type(schema.optional))
+        }
+        Encoding::Timestamp(spec) if !delimited && !spec.nanos && reversed => nullable(int64_type("orderedCodeBytes")),
+        Encoding::Timestamp(spec) if !delimited && !spec.nanos => {
+            nullable(json!({ "timestampType": { "encoding": { "unixMicrosInt64": { "orderedCodeBytes": {} } } } }))
+        }
+        Encoding::Timestamp(spec) if spec.nanos => {
+            Err(format!("`{ty}` keeps nanoseconds (`nanos`), finer than the microseconds of Bigtable's TIMESTAMP"))
+        }
+        Encoding::Timestamp(_) if reversed => Err(format!("`{ty}` is written as 19 decimal digits of MAX - micros")),
+        Encoding::Timestamp(_) => Err(format!("`{ty}` is written as RFC 3339 text")),
+        Encoding::Date(_) if delimited => Err(format!("`{ty}` is written as YYYY-MM-DD text")),
+        Encoding::Date(_) => Err(format!(
+            "`{ty}` is written as days since 1970 (an orderedcode int64), and Bigtable's key types have no DATE"
+        )),
         Encoding::Bytes => Ok(bytes_type(schema.optional)),
         Encoding::Int64 | Encoding::Bool if !delimited => nullable(int64_type("orderedCodeBytes")),
         Encoding::BigEndianInt64 if !delimited => nullable(int64_type("bigEndianBytes")),

@@ -3,11 +3,17 @@
 //!
 //! Errors come back without a location; the caller knows the field and its offset.
 
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
 use crate::error::{Error, Result};
+use crate::field::DecodeText;
+use crate::field::calendar::{parse_date, parse_instant};
 use crate::field::decimal::decode_decimal;
+use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_from_text};
 use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
+use crate::field::wide::sixteen;
 use crate::field::{DecodeField, EncodeField, FieldBytes};
-use crate::schema::{Encoding, FieldSchema, Transform, Value};
+use crate::schema::{DateSpec, Encoding, FieldSchema, TimeSpec, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, unreverse_domain};
 
 /// The value of an ordered-format field from its unescaped (and, for `desc`, un-negated)
@@ -37,7 +43,24 @@ pub(super) fn binary(field: &FieldSchema, bytes: Vec<u8>) -> Result<Value> {
             other => return Err(Error::out_of_range(other.into(), "bool")),
         },
         Encoding::TimestampMicros => Value::Timestamp(decode_i64(&bytes)?),
-        Encoding::Decimal { .. } | Encoding::Hex { .. } | Encoding::Flattened(_) => {
+        Encoding::Timestamp(spec) if spec.nanos && !reversed(field) => {
+            let nanos = i128::decode_field(FieldBytes::borrowed(&bytes))?;
+            return instant_in_range(ty, spec, nanos_secs(nanos)).map(|()| Value::TimestampNanos(nanos));
+        }
+        Encoding::Timestamp(spec) if !spec.nanos => {
+            let micros = unreverse(field, decode_i64(&bytes)?.into(), REVERSED_TIME_MAX, ty)?;
+            return instant_in_range(ty, spec, micros.div_euclid(MICROS_PER_SEC)).map(|()| Value::Timestamp(micros));
+        }
+        Encoding::Date(spec) => {
+            let days = unreverse(field, decode_i64(&bytes)?.into(), REVERSED_DATE_MAX, ty)?;
+            return date_in_range(ty, spec, days).map(|()| Value::Date(days));
+        }
+        Encoding::Uuid => Value::Uuid(sixteen(&bytes, ty)?),
+        Encoding::Ulid => Value::Ulid(u128::from_be_bytes(sixteen(&bytes, ty)?)),
+        Encoding::Ipv4 => Value::Ip(Ipv4Addr::decode_field(FieldBytes::borrowed(&bytes))?.into()),
+        Encoding::Ipv6 => Value::Ip(Ipv6Addr::decode_field(FieldBytes::borrowed(&bytes))?.into()),
+        Encoding::IpAddr => Value::Ip(IpAddr::decode_field(FieldBytes::borrowed(&bytes))?),
+        Encoding::Timestamp(_) | Encoding::Decimal { .. } | Encoding::Hex { .. } | Encoding::Flattened(_) => {
             return Err(inconsistent(field, "an ordered key"));
         }
     };
@@ -60,14 +83,82 @@ pub(super) fn text(field: &FieldSchema, text: &[u8]) -> Result<Value> {
         },
         Encoding::Decimal { width, signed } => Value::Int(decode_decimal(text, width.into(), signed, ty)?),
         Encoding::Hex { digits } => hex(ty, digits, text)?,
+        Encoding::Timestamp(spec) if reversed(field) && !spec.nanos => {
+            let micros = unreverse(field, reversed_from_text(text, REVERSED_TIME_MAX, ty)?, REVERSED_TIME_MAX, ty)?;
+            return instant_in_range(ty, spec, micros.div_euclid(MICROS_PER_SEC)).map(|()| Value::Timestamp(micros));
+        }
+        Encoding::Timestamp(spec) if !reversed(field) => {
+            let (secs, nanos) = parse_instant(text, if spec.nanos { 9 } else { 6 }, ty)?;
+            instant_in_range(ty, spec, secs)?;
+            return Ok(if spec.nanos {
+                Value::TimestampNanos(i128::from(secs) * 1_000_000_000 + i128::from(nanos))
+            } else {
+                Value::Timestamp(secs * MICROS_PER_SEC + i64::from(nanos / 1000))
+            });
+        }
+        Encoding::Date(spec) => {
+            let days = if reversed(field) {
+                unreverse(field, reversed_from_text(text, REVERSED_DATE_MAX, ty)?, REVERSED_DATE_MAX, ty)?
+            } else {
+                parse_date(text, ty)?
+            };
+            return date_in_range(ty, spec, days).map(|()| Value::Date(days));
+        }
+        Encoding::Uuid => Value::Uuid(crate::field::uuid::parse_text(text, ty)?),
+        Encoding::Ulid => Value::Ulid(crate::field::ulid::parse_text(text, ty)?),
+        Encoding::Ipv4 => Value::Ip(Ipv4Addr::decode_text(text)?.into()),
+        Encoding::Ipv6 => Value::Ip(Ipv6Addr::decode_text(text)?.into()),
+        Encoding::IpAddr => Value::Ip(IpAddr::decode_text(text)?),
         Encoding::Int64
         | Encoding::Uint64
         | Encoding::BigEndianInt64
         | Encoding::Float64
         | Encoding::TimestampMicros
+        | Encoding::Timestamp(_)
         | Encoding::Flattened(_) => return Err(inconsistent(field, "a delimited key")),
     };
     untransform(field, ty, stored)
+}
+
+const MICROS_PER_SEC: i64 = 1_000_000;
+
+fn reversed(field: &FieldSchema) -> bool {
+    matches!(field.transform, Transform::Reverse { .. })
+}
+
+/// The value a time field held: `stored` itself, or under `reverse` what `max - v` was made
+/// from.
+fn unreverse(field: &FieldSchema, stored: i128, max: i64, ty: &'static str) -> Result<i64> {
+    if !reversed(field) {
+        // Decoded from an int64.
+        return Ok(stored as i64);
+    }
+    match i64::try_from(stored) {
+        Ok(v) if (0..=max).contains(&v) => Ok(max - v),
+        _ => Err(Error::invalid(ty, format!("{stored} is not MAX - v for any v >= 0 (MAX = {max})"))),
+    }
+}
+
+fn nanos_secs(nanos: i128) -> i64 {
+    // Out of i64 seconds is out of every type's range: saturate to fail the range check.
+    i64::try_from(nanos.div_euclid(1_000_000_000)).unwrap_or(i64::MAX)
+}
+
+/// Whether an instant's second is one the field's Rust type holds, as its decoder checks.
+fn instant_in_range(ty: &'static str, spec: TimeSpec, secs: i64) -> Result<()> {
+    if (spec.min_secs..=spec.max_secs).contains(&secs) {
+        Ok(())
+    } else {
+        Err(Error::invalid(ty, format!("{secs} s from the epoch is outside the range of {ty}")))
+    }
+}
+
+fn date_in_range(ty: &'static str, spec: DateSpec, days: i64) -> Result<()> {
+    if (spec.min_days..=spec.max_days).contains(&days) {
+        Ok(())
+    } else {
+        Err(Error::invalid(ty, format!("day {days} from the epoch is outside the range of {ty}")))
+    }
 }
 
 /// Where in a text field the first byte outside its encoding's alphabet is, so that an error
@@ -228,6 +319,16 @@ pub(super) fn natural_bytes(field: &FieldSchema, value: &Value, delimited: bool)
             let (buf, start) = encode_i64(*micros);
             out.extend_from_slice(&buf[start..]);
         }
+        Value::TimestampNanos(nanos) => nanos.encode_field(&mut out).ok()?,
+        Value::Date(days) => {
+            let (buf, start) = encode_i64(*days);
+            out.extend_from_slice(&buf[start..]);
+        }
+        Value::Uuid(bytes) => out.extend_from_slice(bytes),
+        Value::Ulid(value) => out.extend_from_slice(&value.to_be_bytes()),
+        Value::Ip(ip) if field.encoding == Encoding::IpAddr => ip.encode_field(&mut out).ok()?,
+        Value::Ip(IpAddr::V4(ip)) => ip.encode_field(&mut out).ok()?,
+        Value::Ip(IpAddr::V6(ip)) => ip.encode_field(&mut out).ok()?,
     }
     if field.optional && out.iter().all(|&b| b == 0) {
         out.push(0);

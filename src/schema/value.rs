@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use std::net::IpAddr;
+
+use crate::field::calendar::{SECS_PER_DAY, civil_from_days};
 use crate::key::write_readable;
 
 /// A field's value as [`Schema::inspect`](crate::schema::Schema::inspect) decodes it, with
@@ -37,6 +40,17 @@ pub enum Value {
     Bytes(Vec<u8>),
     /// A point in time, in microseconds since the Unix epoch (UTC).
     Timestamp(i64),
+    /// A point in time kept to the nanosecond ([`Nanos`](crate::field::Nanos)), in
+    /// nanoseconds since the Unix epoch.
+    TimestampNanos(i128),
+    /// A date, in days since 1970-01-01.
+    Date(i64),
+    /// A UUID's 16 bytes.
+    Uuid([u8; 16]),
+    /// A ULID's 128 bits.
+    Ulid(u128),
+    /// An IP address.
+    Ip(IpAddr),
 }
 
 impl Value {
@@ -86,7 +100,22 @@ impl fmt::Display for Value {
                 write_readable(f, bytes, true)?;
                 f.write_str("\"")
             }
-            Value::Timestamp(micros) => write_rfc3339(f, *micros),
+            Value::Timestamp(micros) => {
+                write_rfc3339(f, micros.div_euclid(1_000_000), micros.rem_euclid(1_000_000) as u32 * 1000)
+            }
+            Value::TimestampNanos(nanos) => {
+                // Within i64 seconds for every type a key holds; the seconds saturate otherwise.
+                let secs = i64::try_from(nanos.div_euclid(1_000_000_000)).unwrap_or(i64::MAX);
+                write_rfc3339(f, secs, nanos.rem_euclid(1_000_000_000) as u32)
+            }
+            Value::Date(days) => write_date(f, *days),
+            Value::Uuid(bytes) => {
+                f.write_str(std::str::from_utf8(&crate::field::uuid::write_text(bytes)).unwrap_or_default())
+            }
+            Value::Ulid(value) => {
+                f.write_str(std::str::from_utf8(&crate::field::ulid::write_text(*value)).unwrap_or_default())
+            }
+            Value::Ip(ip) => write!(f, "{ip}"),
         }
     }
 }
@@ -96,45 +125,28 @@ fn is_bare(text: &str) -> bool {
     !text.is_empty() && text.chars().all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '"' | '=' | '\\'))
 }
 
-/// Writes `micros` since the epoch as RFC 3339 in UTC, with as many fraction digits as it
-/// needs (none, milliseconds or microseconds).
-pub(crate) fn write_rfc3339(f: &mut fmt::Formatter<'_>, micros: i64) -> fmt::Result {
-    const MICROS_PER_DAY: i64 = 86_400_000_000;
-    let days = micros.div_euclid(MICROS_PER_DAY);
-    let in_day = micros.rem_euclid(MICROS_PER_DAY);
-    let (year, month, day) = civil_from_days(days);
-    let (secs, fraction) = (in_day / 1_000_000, in_day % 1_000_000);
-    if (0..=9999).contains(&year) {
-        write!(f, "{year:04}")?;
-    } else {
-        // Beyond RFC 3339's four digits: ISO 8601's expanded years keep the text sortable-ish
-        // and unambiguous.
-        write!(f, "{year:+}")?;
-    }
-    write!(f, "-{month:02}-{day:02}T{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)?;
-    match fraction {
-        0 => {}
-        _ if fraction % 1000 == 0 => write!(f, ".{:03}", fraction / 1000)?,
-        _ => write!(f, ".{fraction:06}")?,
+/// Writes an instant as RFC 3339 in UTC with as many fraction digits as it needs (none for
+/// a whole second, `.5` for half of one).
+pub(crate) fn write_rfc3339(f: &mut fmt::Formatter<'_>, secs: i64, nanos: u32) -> fmt::Result {
+    write_date(f, secs.div_euclid(SECS_PER_DAY))?;
+    let in_day = secs.rem_euclid(SECS_PER_DAY);
+    write!(f, "T{:02}:{:02}:{:02}", in_day / 3600, in_day / 60 % 60, in_day % 60)?;
+    if nanos != 0 {
+        let digits = format!("{nanos:09}");
+        write!(f, ".{}", digits.trim_end_matches('0'))?;
     }
     f.write_str("Z")
 }
 
-/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`): shift to eras of 400 years starting in March, so that leap days fall
-/// at the end of each year.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
-    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    // Both are small by construction: 1..=31 and 1..=12.
-    (year, u32::try_from(month).unwrap_or(0), u32::try_from(day).unwrap_or(0))
+fn write_date(f: &mut fmt::Formatter<'_>, days: i64) -> fmt::Result {
+    let (year, month, day) = civil_from_days(days);
+    if (0..=9999).contains(&year) {
+        write!(f, "{year:04}")?;
+    } else {
+        // Beyond RFC 3339's four digits: ISO 8601's expanded years keep the text unambiguous.
+        write!(f, "{year:+}")?;
+    }
+    write!(f, "-{month:02}-{day:02}")
 }
 
 #[cfg(test)]
@@ -150,6 +162,9 @@ mod tests {
         assert_eq!(ts(0), "1970-01-01T00:00:00Z");
         assert_eq!(ts(-1), "1969-12-31T23:59:59.999999Z");
         assert_eq!(ts(1_000), "1970-01-01T00:00:00.001Z");
+        assert_eq!(ts(1_588_291_200_500_000), "2020-05-01T00:00:00.5Z");
+        assert_eq!(Value::TimestampNanos(-1).to_string(), "1969-12-31T23:59:59.999999999Z");
+        assert_eq!(Value::Date(-1).to_string(), "1969-12-31");
         assert_eq!(ts(951_782_400_000_000), "2000-02-29T00:00:00Z");
         assert_eq!(ts(1_767_727_307_246_000), "2026-01-06T19:21:47.246Z");
         assert_eq!(ts(253_402_300_799_000_000), "9999-12-31T23:59:59Z");

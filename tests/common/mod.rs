@@ -1,5 +1,7 @@
-//! Reading the vector files in `tests/data/`: shared by every vector test.
+//! What the test binaries share: reading the vector files in `tests/data/`, and key structs.
 #![allow(dead_code)] // each test binary uses its own subset
+
+pub mod typed;
 
 /// Data rows (not `#` comments, not blank) with their tab-separated fields.
 pub fn rows(path: &str) -> Vec<(String, Vec<String>)> {

@@ -1,0 +1,56 @@
+//! The `NonZero` integers as key fields: the encoding of the integer inside, in both formats,
+//! and a key holding zero refused on decoding.
+//!
+//! ```
+//! use std::num::NonZeroU32;
+//! use rowkey::RowKey;
+//!
+//! let id = NonZeroU32::new(7).unwrap();
+//! assert_eq!((id,).to_key()?, (7u32,).to_key()?);
+//! assert_eq!(<(NonZeroU32,)>::from_key(&(7u32,).to_key()?)?.0, id);
+//! assert!(<(NonZeroU32,)>::from_key(&(0u32,).to_key()?).is_err());
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+
+use std::num::NonZero;
+
+use crate::error::{Error, Result};
+use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+
+fn zero(ty: &'static str) -> Error {
+    Error::invalid(ty, "the field holds 0, which a NonZero integer never is")
+}
+
+macro_rules! nonzero {
+    ($($int:ty),*) => {$(
+        impl EncodeField for NonZero<$int> {
+            #[inline]
+            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+                self.get().encode_field(out)
+            }
+        }
+
+        impl<'de> DecodeField<'de> for NonZero<$int> {
+            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+                NonZero::new(<$int>::decode_field(bytes)?).ok_or_else(|| zero(concat!("NonZero<", stringify!($int), ">")))
+            }
+        }
+
+        impl EncodeText for NonZero<$int> {
+            const ALPHABET: Option<Alphabet> = <$int as EncodeText>::ALPHABET;
+
+            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+                self.get().encode_text(out)
+            }
+        }
+
+        impl<'de> DecodeText<'de> for NonZero<$int> {
+            fn decode_text(text: &'de [u8]) -> Result<Self> {
+                NonZero::new(<$int>::decode_text(text)?).ok_or_else(|| zero(concat!("NonZero<", stringify!($int), ">")))
+            }
+        }
+    )*};
+}
+
+nonzero!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Order {
+    id: ulid::Ulid,
+    item: String,
+}
+
+fn main() {}
