@@ -440,3 +440,53 @@ impl<T: Arbitrary> Arbitrary for crate::Desc<T> {
         T::arbitrary_with(args).prop_map(crate::Desc)
     }
 }
+
+/// A serde type as a [`RowKey`](crate::RowKey) through [`to_key`](crate::to_key) and
+/// [`from_key`](crate::from_key), so the assertions above check serde keys too: the serde
+/// path has no trait of its own to hang them on. Order, equality and `Arbitrary` are `T`'s.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use rowkey::testing::{Serde, assert_order_preserving};
+///
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// struct Visit {
+///     host: String,
+///     #[serde(with = "rowkey::serde::as_field")]
+///     at: std::net::Ipv4Addr,
+/// }
+///
+/// impl Arbitrary for Visit {
+///     type Parameters = ();
+///     type Strategy = BoxedStrategy<Self>;
+///     fn arbitrary_with(_: ()) -> Self::Strategy {
+///         (any::<String>(), rowkey::testing::ipv4s()).prop_map(|(host, at)| Visit { host, at }).boxed()
+///     }
+/// }
+///
+/// assert_order_preserving::<Serde<Visit>>();
+/// ```
+#[cfg(feature = "serde")]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Serde<T>(pub T);
+
+#[cfg(feature = "serde")]
+impl<'de, T: serde::Serialize + serde::Deserialize<'de>> crate::RowKey<'de> for Serde<T> {
+    fn encode_into(&self, out: &mut Key) -> Result<()> {
+        crate::to_key_into(&self.0, out)
+    }
+
+    fn from_key(bytes: &'de [u8]) -> Result<Self> {
+        crate::from_key(bytes).map(Serde)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: Arbitrary + 'static> Arbitrary for Serde<T> {
+    type Parameters = T::Parameters;
+    type Strategy = prop::strategy::Map<T::Strategy, fn(T) -> Serde<T>>;
+
+    fn arbitrary_with(args: T::Parameters) -> Self::Strategy {
+        T::arbitrary_with(args).prop_map(Serde)
+    }
+}

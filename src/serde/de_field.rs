@@ -109,11 +109,11 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
     }
 
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i128(i128::from(self.scalar::<i64>("an i128")?))
+        visitor.visit_i128(self.scalar::<i128>("an i128")?)
     }
 
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u128(u128::from(self.scalar::<u64>("a u128")?))
+        visitor.visit_u128(self.scalar::<u128>("a u128")?)
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -70,6 +70,45 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 //!
+//! # Dates, times, ids and addresses
+//!
+//! **These types' own `Serialize` impls do not sort.** They are written for JSON, and a key
+//! built from them orders wrongly without any error. Measured through `to_key` on a struct
+//! `{ user: Uuid, at: DateTime<Utc> }`: of 36 ordered pairs of six instants, 12 came out in
+//! the wrong order, because chrono writes RFC 3339 text with a fraction of varying width
+//! (`…:40Z` after `…:40.500Z`) and a fifth year digit sorts first (`+10000` before `2020`);
+//! time's `OffsetDateTime` gave 6 of 16 pairs wrong, because its compact form is the local
+//! date and time plus the offset (`01:00+02:00` after `00:00:01Z`).
+//!
+//! Write such fields with [`as_field`] (`#[serde(with = "rowkey::serde::as_field")]`) or
+//! wrap them in [`AsField`]: the field then gets the bytes `#[derive(RowKey)]` writes for
+//! it (microseconds for instants, 16 bytes for UUIDs, ...), so the serde struct and the
+//! derived key are one key. Where the serializer can tell a value is text of its `Display`
+//! (`collect_str`, which chrono and jiff use), it refuses it with an error that names the
+//! field and the adapter, rather than write a key that mis-sorts; time's tuple form and the
+//! std address types' integer tuples cannot be told from other tuples, so only the adapter
+//! keeps those right. [`rowkey::testing::assert_order_preserving`] catches the rest in your
+//! own tests.
+//!
+//! ```
+//! use chrono::{DateTime, Utc};
+//! use rowkey::RowKey;
+//!
+//! #[derive(serde::Serialize)]
+//! struct Plain { at: DateTime<Utc> }
+//! let at: DateTime<Utc> = "2020-05-01T00:00:40Z".parse().unwrap();
+//! let err = rowkey::to_key(&Plain { at }).unwrap_err();
+//! assert!(err.to_string().contains("rowkey::serde::as_field"), "{err}");
+//! assert_eq!(err.location().field(), Some(0));
+//!
+//! #[derive(serde::Serialize)]
+//! struct Adapted { #[serde(with = "rowkey::serde::as_field")] at: DateTime<Utc> }
+//! assert_eq!(rowkey::to_key(&Adapted { at })?, (at,).to_key()?);
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+//!
+//! [`rowkey::testing::assert_order_preserving`]: https://docs.rs/rowkey/latest/rowkey/testing/fn.assert_order_preserving.html
+//!
 //! # Sequences and maps
 //!
 //! A sequence is one key field, so that fields after it still compare only when the
@@ -141,11 +180,12 @@
 //! Decoding through `deserialize_any` (untagged and internally tagged enums,
 //! `#[serde(flatten)]`, `serde_json::Value`), `deserialize_ignored_any` and identifiers by
 //! name is an [`Error::InvalidField`] that says so. A wrapper
-//! around a value it cannot hold (`BigEndian<String>`), a negative `BigEndian`, an `i128`
-//! outside the `i64` range and values nested deeper than 128 levels are errors when encoding
-//! and decoding alike. Decoding accepts any bytes without panicking, and refuses bytes the
+//! around a value it cannot hold (`BigEndian<String>`), a negative `BigEndian`, a value that
+//! serializes as its `Display` text ([below](#dates-times-ids-and-addresses)) and values
+//! nested deeper than 128 levels are errors when encoding and decoding alike. Decoding accepts any bytes without panicking, and refuses bytes the
 //! encoder would not write, so one value has one key.
 
+pub mod as_field;
 mod de;
 mod de_field;
 mod impls;
@@ -157,6 +197,8 @@ use std::fmt::Display;
 
 use serde::de::{Deserialize, Expected, Unexpected};
 use serde::ser::Serialize;
+
+pub use as_field::AsField;
 
 use crate::error::{Error, Location, Result};
 use crate::format::OrderedWriter;
@@ -387,6 +429,17 @@ impl serde::de::Error for Error {
     fn invalid_value(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
         Error::invalid("value", format!("found {unexp}, expected {exp}"))
     }
+}
+
+/// The error for a value that serializes as its `Display` text (`collect_str`).
+fn display_text_refused() -> Error {
+    Error::unencodable(
+        "Display text",
+        "the value serializes as its Display text (chrono's and jiff's date-times do), which rarely sorts as the \
+         value does: chrono writes RFC 3339 with a fraction of varying width, so `...:40Z` sorts after \
+         `...:40.500Z`; write the field as its key encoding with `#[serde(with = \"rowkey::serde::as_field\")]` \
+         (or `rowkey::serde::AsField<T>`), or serialize a string of your own whose text sorts",
+    )
 }
 
 /// The error for what the format cannot do at all, with what to use instead.

@@ -2,7 +2,7 @@
 //! Both directions delegate to the core types, so a serde scalar and the core field are the
 //! same bytes by construction.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Reversed, Sink};
 use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
 
@@ -59,18 +59,8 @@ impl EncodeField for Leaf<'_> {
             Scalar::F64(v) => t.check_encode("an f64").and_then(|()| v.encode_field(out)),
             Scalar::Char(v) => t.check_encode("a char").and_then(|()| v.encode_field(out)),
             Scalar::Bytes(v) => t.check_encode("a byte string").and_then(|()| v.encode_field(out)),
-            Scalar::I128(v) => {
-                t.check_encode("an i128")?;
-                let v = i64::try_from(v)
-                    .map_err(|_| Error::unencodable("i128", "only values in the i64 range have an ordered encoding"))?;
-                v.encode_field(out)
-            }
-            Scalar::U128(v) => {
-                t.check_encode("a u128")?;
-                let v = u64::try_from(v)
-                    .map_err(|_| Error::unencodable("u128", "only values in the u64 range have an ordered encoding"))?;
-                v.encode_field(out)
-            }
+            Scalar::I128(v) => t.check_encode("an i128").and_then(|()| v.encode_field(out)),
+            Scalar::U128(v) => t.check_encode("a u128").and_then(|()| v.encode_field(out)),
         }
     }
 }

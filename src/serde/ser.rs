@@ -184,6 +184,13 @@ impl<'a, 'k> ser::Serializer for FlatSer<'a, 'k> {
         self.scalar(Scalar::I128(v))
     }
 
+    /// Display text rarely sorts as its value does, and the serializer cannot tell when it
+    /// would: refused, with the way to the value's own key encoding.
+    fn collect_str<T: std::fmt::Display + ?Sized>(mut self, _: &T) -> Result<()> {
+        let err = super::display_text_refused();
+        Err(self.fail(err))
+    }
+
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.scalar(Scalar::U128(v))
     }

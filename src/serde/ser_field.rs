@@ -98,6 +98,11 @@ impl<'a> ser::Serializer for FieldSer<'a> {
         self.scalar(Scalar::I128(v))
     }
 
+    /// As the key-level serializer: Display text is refused.
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, _: &T) -> Result<()> {
+        Err(super::display_text_refused())
+    }
+
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.scalar(Scalar::U128(v))
     }
