@@ -552,3 +552,73 @@ proptest! {
         ]));
     }
 }
+
+/// The date-time, id and address types in an ordered key Bigtable can describe.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Access {
+    user: uuid::Uuid,
+    at: chrono::DateTime<chrono::Utc>,
+    ip: std::net::IpAddr,
+    id: ulid::Ulid,
+    #[rowkey(reverse)]
+    newest: jiff::Timestamp,
+}
+
+#[test]
+fn golden_access() {
+    assert_golden("access", &Access::SCHEMA.to_bigtable_json().unwrap());
+}
+
+#[test]
+fn dates_and_nanoseconds_have_no_bigtable_type() {
+    #[derive(RowKey)]
+    struct Expiry {
+        shard: u32,
+        day: chrono::NaiveDate,
+        #[rowkey(nanos)]
+        exact: jiff::Timestamp,
+    }
+    let err = schema_error(&Expiry::SCHEMA, &ExportOptions::new());
+    assert!(err.contains("`day`") && err.contains("no DATE"), "{err}");
+    let err = schema_error(&Expiry::SCHEMA, &ExportOptions::new().field_as_bytes("day"));
+    assert!(err.contains("`exact`") && err.contains("nanoseconds"), "{err}");
+    let json = json_of(&Expiry::SCHEMA, &ExportOptions::new().bytes_for_unsupported());
+    assert!(json.pointer("/fields/1/type/bytesType").is_some(), "{json}");
+}
+
+#[test]
+fn readable_types_are_strings_when_delimited() {
+    #[derive(RowKey)]
+    #[rowkey(delimited = "#")]
+    struct Visit {
+        user: uuid::Uuid,
+        ip: std::net::Ipv4Addr,
+        at: chrono::DateTime<chrono::Utc>,
+    }
+    let err = schema_error(&Visit::SCHEMA, &ExportOptions::new());
+    assert!(err.contains("`at`") && err.contains("RFC 3339"), "{err}");
+    let json = json_of(&Visit::SCHEMA, &text_options());
+    for i in 0..3 {
+        assert!(json.pointer(&format!("/fields/{i}/type/stringType")).is_some(), "{json}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn access_keys_decode_by_the_schema(
+        user in rowkey::testing::uuids(), at in rowkey::testing::timestamps::<chrono::DateTime<chrono::Utc>>(),
+        ip in rowkey::testing::ip_addrs(), id in rowkey::testing::ulids(),
+        newest in rowkey::testing::timestamps::<jiff::Timestamp>().prop_filter("from 1970", |t| t.as_nanosecond() >= 0),
+    ) {
+        let key = Access { user, at, ip, id, newest }.to_key().unwrap();
+        let decoded = decode_with_json(&json_of(&Access::SCHEMA, &ExportOptions::new()), &key).unwrap();
+        let micros = |nanos: i128| i64::try_from(nanos.div_euclid(1000)).unwrap();
+        prop_assert_eq!(decoded, named(vec![
+            ("user", Cell::Bytes(user.as_bytes().to_vec())),
+            ("at", Cell::Timestamp(at.timestamp_micros())),
+            ("ip", Cell::Bytes(field_bytes(&ip))),
+            ("id", Cell::Bytes(id.to_bytes().to_vec())),
+            ("newest", Cell::Int(i64::MAX - micros(newest.as_nanosecond()))),
+        ]));
+    }
+}
