@@ -18,7 +18,7 @@ use ::chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Utc};
 
 use crate::error::{Error, Result};
 use crate::field::calendar::{SECS_PER_DAY, days_from_civil};
-use crate::field::instant::{CalendarDate, Timestamp, date_field, timestamp_field};
+use crate::field::instant::{CalendarDate, Timestamp, check_micros, date_field, timestamp_field};
 
 /// chrono's dates run from -262143-01-01 to +262142-12-31 (its `NaiveDate::MIN` and `MAX`).
 const MIN_DAYS: i64 = days_from_civil(-262_143, 1, 1);
@@ -55,6 +55,39 @@ impl Timestamp for DateTime<Utc> {
     fn from_unix(secs: i64, nanos: u32) -> Result<Self> {
         utc(Self::NAME, secs, nanos)
     }
+
+    #[inline]
+    fn to_unix_micros(&self) -> Result<i64> {
+        micros_of(Self::NAME, self)
+    }
+
+    #[inline]
+    fn from_unix_micros(micros: i64) -> Result<Self> {
+        from_micros(Self::NAME, micros)
+    }
+}
+
+/// chrono counts microseconds itself; the checks are the leap second and the fraction.
+fn micros_of(ty: &'static str, t: &DateTime<Utc>) -> Result<i64> {
+    let nanos = t.timestamp_subsec_nanos();
+    if nanos >= 1_000_000_000 {
+        unix_parts(ty, 0, nanos)?;
+    }
+    check_micros::<DateTime<Utc>>(nanos).map_err(|e| rename(e, ty))?;
+    Ok(t.timestamp_micros())
+}
+
+fn from_micros(ty: &'static str, micros: i64) -> Result<DateTime<Utc>> {
+    DateTime::from_timestamp_micros(micros)
+        .ok_or_else(|| Error::invalid(ty, format!("{micros} µs from the epoch is outside chrono's range")))
+}
+
+/// The same error, naming the type the caller encodes.
+fn rename(err: Error, ty: &'static str) -> Error {
+    match err {
+        Error::Unencodable { at, detail, .. } => Error::Unencodable { at, ty, detail },
+        other => other,
+    }
 }
 
 /// By its instant: keys compare instants, as `DateTime`'s own `Ord` does, and a key decodes
@@ -71,6 +104,16 @@ impl Timestamp for DateTime<FixedOffset> {
     fn from_unix(secs: i64, nanos: u32) -> Result<Self> {
         utc(Self::NAME, secs, nanos).map(|t| t.fixed_offset())
     }
+
+    #[inline]
+    fn to_unix_micros(&self) -> Result<i64> {
+        micros_of(Self::NAME, &self.to_utc())
+    }
+
+    #[inline]
+    fn from_unix_micros(micros: i64) -> Result<Self> {
+        from_micros(Self::NAME, micros).map(|t| t.fixed_offset())
+    }
 }
 
 /// As a UTC time.
@@ -86,6 +129,16 @@ impl Timestamp for NaiveDateTime {
 
     fn from_unix(secs: i64, nanos: u32) -> Result<Self> {
         utc(Self::NAME, secs, nanos).map(|t| t.naive_utc())
+    }
+
+    #[inline]
+    fn to_unix_micros(&self) -> Result<i64> {
+        micros_of(Self::NAME, &self.and_utc())
+    }
+
+    #[inline]
+    fn from_unix_micros(micros: i64) -> Result<Self> {
+        from_micros(Self::NAME, micros).map(|t| t.naive_utc())
     }
 }
 

@@ -72,6 +72,52 @@ pub trait Timestamp: Sized {
     ///
     /// [`Error::InvalidField`] when the type cannot hold it after all.
     fn from_unix(secs: i64, nanos: u32) -> Result<Self>;
+
+    /// Whole microseconds since the epoch, the value of a plain instant field. The provided
+    /// method goes through [`to_unix`](Self::to_unix); a type whose crate counts microseconds
+    /// directly overrides it, which keeps a timestamp field as cheap as an `i64` one.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`] for a value with a fraction finer than a microsecond, or beyond
+    /// `i64` microseconds.
+    fn to_unix_micros(&self) -> Result<i64> {
+        let (secs, nanos) = self.to_unix()?;
+        check_micros::<Self>(nanos)?;
+        // Every supported type's range is within i64 microseconds; a custom one may not be.
+        secs.checked_mul(MICROS_PER_SEC)
+            .and_then(|s| s.checked_add(i64::from(nanos / NANOS_PER_MICRO)))
+            .ok_or_else(|| Error::unencodable(Self::NAME, "it is beyond the i64 microseconds a TIMESTAMP field holds"))
+    }
+
+    /// The value `micros` from the epoch, within the type's range; provided through
+    /// [`from_unix`](Self::from_unix), overridden like [`to_unix_micros`](Self::to_unix_micros).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] when the type cannot hold it.
+    fn from_unix_micros(micros: i64) -> Result<Self> {
+        // Below one million.
+        Self::from_unix(micros.div_euclid(MICROS_PER_SEC), micros.rem_euclid(MICROS_PER_SEC) as u32 * NANOS_PER_MICRO)
+    }
+}
+
+/// The error for a value finer than the microseconds a plain instant field holds.
+///
+/// # Errors
+///
+/// When `nanos` into the second is not whole microseconds.
+pub(crate) fn check_micros<T: Timestamp>(nanos: u32) -> Result<()> {
+    if nanos.is_multiple_of(NANOS_PER_MICRO) {
+        return Ok(());
+    }
+    Err(Error::unencodable(
+        T::NAME,
+        format!(
+            "it is {nanos} ns into its second, finer than the microseconds the field holds; truncate it to \
+             microseconds first, or keep nanoseconds with `#[rowkey(nanos)]` (`rowkey::field::Nanos`)"
+        ),
+    ))
 }
 
 /// A date type the key formats encode: days since 1970-01-01.
@@ -117,29 +163,21 @@ pub(crate) const fn date_spec<T: CalendarDate>() -> Encoding {
 }
 
 /// The value's instant, refusing a fraction finer than a microsecond.
+#[inline(always)]
 pub(crate) fn to_micros<T: Timestamp>(value: &T) -> Result<i64> {
-    let (secs, nanos) = value.to_unix()?;
-    if !nanos.is_multiple_of(NANOS_PER_MICRO) {
-        return Err(Error::unencodable(
-            T::NAME,
-            format!(
-                "it is {nanos} ns into its second, finer than the microseconds the field holds; truncate it to \
-                 microseconds first, or keep nanoseconds with `#[rowkey(nanos)]` (`rowkey::field::Nanos`)"
-            ),
-        ));
-    }
-    // Every supported type's range is within i64 microseconds; a custom one may not be.
-    secs.checked_mul(MICROS_PER_SEC)
-        .and_then(|s| s.checked_add(i64::from(nanos / NANOS_PER_MICRO)))
-        .ok_or_else(|| Error::unencodable(T::NAME, "it is beyond the i64 microseconds a TIMESTAMP field holds"))
+    value.to_unix_micros()
 }
 
 /// The instant `micros` from the epoch as a `T`, or an error when `T` cannot hold it.
+#[inline(always)]
 pub(crate) fn from_micros<T: Timestamp>(micros: i64) -> Result<T> {
-    let secs = micros.div_euclid(MICROS_PER_SEC);
-    // Below one million.
-    let nanos = micros.rem_euclid(MICROS_PER_SEC) as u32 * NANOS_PER_MICRO;
-    from_unix_checked(secs, nanos)
+    // The range in microseconds, folded to constants for each type.
+    let min = T::MIN_SECS.saturating_mul(MICROS_PER_SEC);
+    let max = T::MAX_SECS.saturating_mul(MICROS_PER_SEC).saturating_add(MICROS_PER_SEC - 1);
+    if !(min..=max).contains(&micros) {
+        return Err(Error::invalid(T::NAME, format!("{micros} µs from the epoch is outside the range of {}", T::NAME)));
+    }
+    T::from_unix_micros(micros)
 }
 
 fn from_unix_checked<T: Timestamp>(secs: i64, nanos: u32) -> Result<T> {
@@ -163,17 +201,19 @@ fn from_nanos<T: Timestamp>(nanos: i128) -> Result<T> {
     from_unix_checked(secs, nanos.rem_euclid(per_sec) as u32)
 }
 
+#[inline(always)]
 pub(crate) fn encode_micros<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
     to_micros(value)?.encode_field(out)
 }
 
+#[inline(always)]
 pub(crate) fn decode_micros<T: Timestamp>(bytes: FieldBytes<'_>) -> Result<T> {
     from_micros(i64::decode_field(bytes)?)
 }
 
 pub(crate) fn encode_micros_text<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
-    to_micros(value)?;
     let (secs, nanos) = value.to_unix()?;
+    check_micros::<T>(nanos)?;
     calendar::write_instant(out, secs, nanos, 6, T::NAME)
 }
 
@@ -282,13 +322,14 @@ macro_rules! timestamp_field {
         impl $crate::field::EncodeField for $ty {
             const ENCODING: $crate::schema::Encoding = $crate::field::instant::time_spec::<$ty>(false);
 
-            #[inline]
+            #[inline(always)]
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 $crate::field::instant::encode_micros(self, out)
             }
         }
 
         impl<'de> $crate::field::DecodeField<'de> for $ty {
+            #[inline(always)]
             fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
                 $crate::field::instant::decode_micros(bytes)
             }

@@ -18,7 +18,7 @@ use ::jiff::civil::{Date, DateTime};
 
 use crate::error::{Error, Result};
 use crate::field::calendar::{SECS_PER_DAY, civil_from_days, days_from_civil};
-use crate::field::instant::{CalendarDate, Timestamp, date_field, timestamp_field};
+use crate::field::instant::{CalendarDate, Timestamp, check_micros, date_field, timestamp_field};
 
 /// jiff's timestamps run from -009999-01-02T01:59:59Z to 9999-12-30T22:00:00.999999999Z, its
 /// civil dates from -9999-01-01 to 9999-12-31.
@@ -39,14 +39,29 @@ impl Timestamp for JiffTimestamp {
     fn to_unix(&self) -> Result<(i64, u32)> {
         // jiff gives the fraction the sign of the seconds; the key counts forward from the
         // second before.
-        let nanos = self.as_nanosecond();
-        // Within i64 seconds and below one billion.
-        Ok((nanos.div_euclid(1_000_000_000) as i64, nanos.rem_euclid(1_000_000_000) as u32))
+        let (secs, nanos) = (self.as_second(), self.subsec_nanosecond());
+        Ok(if nanos < 0 { (secs - 1, (nanos + 1_000_000_000).unsigned_abs()) } else { (secs, nanos.unsigned_abs()) })
     }
 
     fn from_unix(secs: i64, nanos: u32) -> Result<Self> {
-        JiffTimestamp::from_nanosecond(i128::from(secs) * 1_000_000_000 + i128::from(nanos))
-            .map_err(|e| out_of_range(Self::NAME, &e))
+        // Below one billion.
+        JiffTimestamp::new(secs, nanos as i32).map_err(|e| out_of_range(Self::NAME, &e))
+    }
+
+    #[inline]
+    fn to_unix_micros(&self) -> Result<i64> {
+        check_micros::<Self>(self.subsec_nanosecond().unsigned_abs())?;
+        Ok(self.as_microsecond())
+    }
+
+    #[inline]
+    fn from_unix_micros(micros: i64) -> Result<Self> {
+        // jiff's microsecond constructor stops at the last whole second of its range, whose
+        // fraction `Timestamp::new` still takes.
+        JiffTimestamp::from_microsecond(micros).or_else(|_| {
+            // Below one million.
+            Self::from_unix(micros.div_euclid(1_000_000), micros.rem_euclid(1_000_000) as u32 * 1000)
+        })
     }
 }
 

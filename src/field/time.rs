@@ -31,7 +31,8 @@ const MIN_SECS: i64 = MIN_DAYS * SECS_PER_DAY;
 const MAX_SECS: i64 = MAX_DAYS * SECS_PER_DAY + SECS_PER_DAY - 1;
 
 fn utc(ty: &'static str, secs: i64, nanos: u32) -> Result<UtcDateTime> {
-    UtcDateTime::from_unix_timestamp_nanos(i128::from(secs) * 1_000_000_000 + i128::from(nanos))
+    UtcDateTime::from_unix_timestamp(secs)
+        .and_then(|t| t.replace_nanosecond(nanos))
         .map_err(|e| Error::invalid(ty, format!("{secs} s from the epoch: {e}")))
 }
 
