@@ -18,13 +18,11 @@ pub use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use crate::key::Key;
 pub use crate::range::KeyRanges;
 pub use crate::row_key::RowKey;
-pub use crate::salt::{Salt, SaltHash};
+pub use crate::salt::{BucketField, Salt, SaltHash};
 pub use crate::scan::{DelimitedScan, OrderedScan};
 pub use crate::schema::{Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};
 pub use crate::transform::{BitReversed, ReversedDomain};
 
-use crate::field::Sink;
-use crate::field::decimal::encode_decimal;
 use crate::format::ordered::{decode_key, encode_key};
 
 /// A derived key in the ordered format, which `#[rowkey(flatten)]` can inline into another
@@ -224,60 +222,10 @@ pub fn check_bucket(found: u32, expected: u32, index: usize, offset: usize) -> R
     .in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset))
 }
 
-/// Checks a delimited bucket field: as wide as the salt's buckets need, and the bucket its
-/// salt source fields give.
-///
-/// # Errors
-///
-/// [`Error::InvalidField`] naming the bucket field.
-pub fn check_bucket_text(found: BucketDigits, expected: u32, salt: &Salt, index: usize, offset: usize) -> Result<()> {
-    let width = salt.text_width();
-    if found.width != width {
-        return Err(Error::invalid(
-            "bucket",
-            format!("expected {width} digits for {} buckets, found {}", salt.buckets(), found.width),
-        )
-        .in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset));
-    }
-    check_bucket(found.value, expected, index, offset)
-}
-
-/// A bucket as zero-padded decimal of the width its salt needs, known at run time.
-pub struct BucketText {
-    /// The bucket.
-    pub bucket: u32,
-    /// The digits to write ([`Salt::text_width`]).
-    pub width: usize,
-}
-
-impl EncodeText for BucketText {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
-
-    #[inline]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        encode_decimal(out, i128::from(self.bucket), self.width, "bucket")
-    }
-}
-
-/// A delimited bucket field as read: its value and how many digits it had, checked against
-/// the salt by [`check_bucket_text`] once the source fields are known.
-#[derive(Clone, Copy, Debug)]
-pub struct BucketDigits {
-    /// The number.
-    pub value: u32,
-    /// Its digits.
-    pub width: usize,
-}
-
-impl<'de> DecodeText<'de> for BucketDigits {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        // At most 65536 buckets: five digits.
-        if text.is_empty() || text.len() > 5 || !text.iter().all(u8::is_ascii_digit) {
-            return Err(Error::invalid("bucket", "expected 1 to 5 decimal digits"));
-        }
-        let value = text.iter().fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'));
-        Ok(BucketDigits { value, width: text.len() })
-    }
+/// Reads a salted key's bucket field as its salt writes it, naming the field on error.
+#[inline]
+pub fn read_bucket(salt: &Salt, bytes: &[u8], delimited: bool, index: usize, offset: usize) -> Result<u32> {
+    salt.read_bucket(bytes, delimited).map_err(|e| e.in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset))
 }
 
 /// A bound with its value mapped, for scan builders that wrap a field's value.

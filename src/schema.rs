@@ -328,6 +328,7 @@ impl fmt::Display for SaltSchema {
         let hash = match self.hash {
             SaltHash::FarmHash => "farmhash",
             SaltHash::Modulo => "modulo",
+            SaltHash::Md5Hex => "md5 hex",
         };
         write!(f, "{} buckets, {hash} of {}", self.buckets, self.from.join(", "))
     }

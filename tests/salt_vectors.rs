@@ -127,10 +127,18 @@ fn salting_vectors() {
                 assert_eq!(format!("{bucket:0w$}", w = padded.len()), padded, "padded: {row}");
             }
             "md5_hex_prefix" => {
-                // The crate has no MD5 (std lacks one); only the row's own
-                // consistency is checked: the prefix is the digest's start.
                 let n: usize = num(params.split_whitespace().nth(1).expect("prefix length"));
                 assert_eq!(&hash[..n], result, "prefix: {row}");
+                // The salt's bucket field, in both formats, is exactly the prefix.
+                let text = String::from_utf8(input_bytes(input)).expect("text input");
+                let salt = rowkey::salt::Salt::md5_hex(16u32.pow(u32::try_from(n).unwrap())).unwrap();
+                let bucket = salt.bucket(&(text.as_str(),)).unwrap();
+                assert_eq!(format!("{bucket:0n$x}"), result, "bucket: {row}");
+                let ordered = salt.ordered_key(&(text.as_str(),), &(text.as_str(),)).unwrap();
+                assert_eq!(&ordered.as_bytes()[..n], result.as_bytes(), "ordered key: {row}");
+                let format = rowkey::format::Delimited::new("|").unwrap().unchecked();
+                let delimited = salt.delimited_key(&format, &(text.as_str(),), &(text.as_str(),)).unwrap();
+                assert_eq!(delimited.as_bytes(), format!("{result}|{text}").as_bytes(), "delimited key: {row}");
             }
             _ => panic!("unknown row kind {kind:?}: {row}"),
         }

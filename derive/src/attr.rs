@@ -58,6 +58,7 @@ pub const HASH: Symbol = Symbol("hash");
 // The values of `hash = "..."`.
 pub const FARMHASH: Symbol = Symbol("farmhash");
 pub const MODULO: Symbol = Symbol("modulo");
+pub const MD5: Symbol = Symbol("md5");
 
 // On a field.
 pub const DESC: Symbol = Symbol("desc");
@@ -130,6 +131,7 @@ pub struct Salt {
 pub enum SaltHash {
     FarmHash,
     Modulo,
+    Md5Hex,
 }
 
 /// The attributes on one field. Each flag holds its keyword's span.
@@ -422,12 +424,14 @@ fn salt(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Salt> {
         None => SaltHash::FarmHash,
         Some(lit) if lit.value() == FARMHASH.as_str() => SaltHash::FarmHash,
         Some(lit) if lit.value() == MODULO.as_str() => SaltHash::Modulo,
+        Some(lit) if lit.value() == MD5.as_str() => SaltHash::Md5Hex,
         Some(lit) => {
             cx.error(
                 lit,
                 format!(
-                    "unknown salt hash {:?}: expected \"{FARMHASH}\" (FarmHash Fingerprint64 of the source fields) or \
-                     \"{MODULO}\" (one integer field modulo the bucket count)",
+                    "unknown salt hash {:?}: expected \"{FARMHASH}\" (FarmHash Fingerprint64 of the source fields), \
+                     \"{MODULO}\" (one integer field modulo the bucket count) or \"{MD5}\" (the first hex digits \
+                     of MD5 of the source fields)",
                     lit.value()
                 ),
             );
@@ -436,6 +440,18 @@ fn salt(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Salt> {
     };
     if buckets.is_none() {
         cx.error_at(span, "`salt` needs a bucket count: `salt(buckets = 16, from = [...])`");
+    }
+    if let Some((n, lit)) = &buckets
+        && hash_kind == SaltHash::Md5Hex
+        && ![16, 256, 4096, 65_536].contains(n)
+    {
+        cx.error(
+            lit,
+            format!(
+                "an md5 salt's buckets are the first 1 to 4 hex digits of the digest, so there are 16, 256, 4096 or \
+                 65536 of them, not {n}: Tablestore's 4-character prefix is `buckets = 65536`"
+            ),
+        );
     }
     if from.is_none() {
         cx.error_at(

@@ -239,6 +239,7 @@ fn salt(cx: &Context<'_, '_>, value: &TokenStream) -> Option<(TokenStream, Token
     let hash = match salt_attr.hash {
         SaltHash::FarmHash => quote!(FarmHash),
         SaltHash::Modulo => quote!(Modulo),
+        SaltHash::Md5Hex => quote!(Md5Hex),
     };
     let sources = salt_attr.from.iter().filter_map(|ident| cx.input.field_named(ident)).map(|field| {
         let (ident, name) = (field.ident, field.name());
@@ -282,16 +283,23 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
     };
     let (write_bucket, read_bucket, check_bucket) = match (salt(cx, &this), salt(cx, &this_value)) {
         (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
-            let (found, at) = (local("bucket"), local("bucket_at"));
+            let (salt, found, at) = (local("salt"), local("bucket"), local("bucket_at"));
             let index = Literal::usize_unsuffixed(usize::from(input.attrs.prefix.is_some()));
             (
                 quote! {
                     #make
-                    #w.named_field(#p::Schema::BUCKET_FIELD, &#bucket)?;
+                    #w.named_field(#p::Schema::BUCKET_FIELD, &#salt.bucket_field(#bucket))?;
                 },
                 quote! {
                     let #at = #r.position();
-                    let #found = #r.named_field::<u32>(#p::Schema::BUCKET_FIELD)?;
+                    #make
+                    let #found = #p::read_bucket(
+                        &#salt,
+                        &#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::BUCKET_FIELD)?,
+                        false,
+                        #index,
+                        #at,
+                    )?;
                 },
                 quote! {
                     #make_again
@@ -385,12 +393,21 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
             (
                 quote! {
                     #make
-                    #w.field(#some(#p::Schema::BUCKET_FIELD), &#p::BucketText { bucket: #bucket, width: #salt.text_width() })?;
+                    #w.field(#some(#p::Schema::BUCKET_FIELD), &#salt.bucket_field(#bucket))?;
                 },
-                quote!(let #found = #r.field::<#p::BucketDigits>(#some(#p::Schema::BUCKET_FIELD))?;),
+                quote! {
+                    #make
+                    let #found = #p::read_bucket(
+                        &#salt,
+                        #r.field::<&[u8]>(#some(#p::Schema::BUCKET_FIELD))?,
+                        true,
+                        #index_of,
+                        #offset,
+                    )?;
+                },
                 quote! {
                     #make_again
-                    #p::check_bucket_text(#found, #bucket_of_value, &#salt, #index_of, #offset)?;
+                    #p::check_bucket(#found, #bucket_of_value, #index_of, #offset)?;
                 },
                 quote! {
                     if #index == 0 {

@@ -224,13 +224,7 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
         quote!(let mut #scan = #p::OrderedScan::new(#fields);)
     };
     let fix_prefix = input.attrs.prefix.as_ref().map(|lit| quote!(#scan.fix(#lit)?;));
-    let fix_bucket = input.attrs.salt.as_ref().map(|_| {
-        if input.is_delimited() {
-            quote!(#scan.fix(&#p::BucketText { bucket: #bucket, width: #salt_var.text_width() })?;)
-        } else {
-            quote!(#scan.fix(&#bucket)?;)
-        }
-    });
+    let fix_bucket = input.attrs.salt.as_ref().map(|_| quote!(#scan.fix(&#salt_var.bucket_field(#bucket))?;));
     let fields = steps.iter().map(|step| {
         let (field, slot) = (step.field, &step.slot);
         let fixed = codec::encode_ref(field, p, &quote!(*#value));
@@ -282,6 +276,7 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
     let hash = match salt.hash {
         SaltHash::FarmHash => quote!(FarmHash),
         SaltHash::Modulo => quote!(Modulo),
+        SaltHash::Md5Hex => quote!(Md5Hex),
     };
     // The bucket is known when every source field is fixed; the sources hash as they do in
     // `write_fields`, by their plain values.

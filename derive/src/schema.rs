@@ -26,6 +26,7 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
             let hash = match salt.hash {
                 SaltHash::FarmHash => quote!(#p::SaltHash::FarmHash),
                 SaltHash::Modulo => quote!(#p::SaltHash::Modulo),
+                SaltHash::Md5Hex => quote!(#p::SaltHash::Md5Hex),
             };
             let from =
                 salt.from.iter().map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), Field::name));

@@ -1,9 +1,11 @@
 //! [`Salt`]: which bucket a key goes to, and the bucket field in front of it.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, Result};
-use crate::field::Sink;
 use crate::field::decimal::{decode_decimal, encode_decimal};
 use crate::field::text::{Alphabet, EncodeText};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 use crate::format::Delimited;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key};
@@ -20,6 +22,12 @@ pub enum SaltHash {
     /// negative values wrapped into range. Even for sequential values, and a reader can
     /// compute the bucket from the value alone.
     Modulo,
+    /// The first hex digits of the MD5 digest of the source fields' ordered encoding:
+    /// Tablestore's "first 4 characters of MD5(ip)" prefix. The bucket count is 16, 256, 4096
+    /// or 65536 (one to four digits), and the bucket field is those lowercase hex digits in
+    /// both formats, so a table can be pre-split at round hex boundaries. Needs the `md5`
+    /// feature.
+    Md5Hex,
 }
 
 /// A salt: a bucket number in front of the key, computed from some of its fields, so that
@@ -31,7 +39,8 @@ pub enum SaltHash {
 ///
 /// In the ordered format the bucket is an orderedcode int64 field (one byte below 64
 /// buckets); in the delimited format it is zero-padded decimal as wide as `buckets - 1`
-/// (`07#...` for 16 buckets).
+/// (`07#...` for 16 buckets). An [MD5 salt](SaltHash::Md5Hex) writes its bucket as hex
+/// digits in both formats ([`bucket_field`](Self::bucket_field)).
 ///
 /// ```
 /// use rowkey::salt::Salt;
@@ -75,7 +84,46 @@ impl Salt {
                 format!("{buckets} is outside 1 to 65536; a few times the number of servers is typical, such as 16"),
             ));
         }
+        if hash == SaltHash::Md5Hex {
+            if !cfg!(feature = "md5") {
+                return Err(Error::argument(
+                    "salt",
+                    "an MD5 salt needs rowkey's `md5` feature: add `features = [\"md5\"]` to the rowkey dependency",
+                ));
+            }
+            if ![16, 256, 4096, 65_536].contains(&buckets) {
+                return Err(Error::argument(
+                    "bucket count",
+                    format!(
+                        "an MD5 salt's buckets are its first 1 to 4 hex digits, so there are 16, 256, 4096 or 65536 \
+                         of them, not {buckets}"
+                    ),
+                ));
+            }
+        }
         Ok(Salt { buckets, hash })
+    }
+
+    /// A [`SaltHash::Md5Hex`] salt of `buckets` buckets: 16, 256, 4096 or 65536, the first 1,
+    /// 2, 3 or 4 hex digits of the digest.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new): another bucket count.
+    ///
+    /// ```
+    /// use rowkey::salt::Salt;
+    ///
+    /// let salt = Salt::md5_hex(65_536)?;
+    /// // MD5("row1") is e674db5d...: the bucket is e674, and the key starts with it.
+    /// assert_eq!(salt.bucket(&("row1",))?, 0xe674);
+    /// assert_eq!(salt.ordered_key(&("row1",), &("row1",))?.as_bytes(), b"e674\x00\x01row1");
+    /// assert!(Salt::md5_hex(100).is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[cfg(feature = "md5")]
+    pub fn md5_hex(buckets: u32) -> Result<Salt> {
+        Salt::new(buckets, SaltHash::Md5Hex)
     }
 
     /// A [`SaltHash::FarmHash`] salt.
@@ -156,6 +204,7 @@ impl Salt {
     pub fn bucket_of_encoded(&self, encoded: &[u8]) -> Result<u32> {
         match self.hash {
             SaltHash::FarmHash => Ok(self.farmhash_bucket(encoded)),
+            SaltHash::Md5Hex => self.md5_bucket(encoded),
             SaltHash::Modulo => {
                 let value = match decode_key::<(i64,)>(encoded) {
                     // An integer field is never empty, so these are a whole key's bytes.
@@ -180,6 +229,108 @@ impl Salt {
         u32::try_from(bucket).unwrap_or(0)
     }
 
+    /// The first [`hex_digits`](Self::hex_digits) hex digits of MD5 of `bytes`, as a number.
+    fn md5_bucket(&self, bytes: &[u8]) -> Result<u32> {
+        #[cfg(feature = "md5")]
+        {
+            use ::md5::Digest;
+            let digest = ::md5::Md5::digest(bytes);
+            let top = u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+            Ok(top >> (32 - 4 * self.hex_digits()))
+        }
+        #[cfg(not(feature = "md5"))]
+        {
+            let _ = bytes;
+            Err(Error::argument("salt", "an MD5 salt needs rowkey's `md5` feature"))
+        }
+    }
+
+    /// How many hex digits an [MD5 salt](SaltHash::Md5Hex)'s bucket has (its bucket count is
+    /// 16 to that power); 0 for the other salts.
+    ///
+    /// ```
+    /// assert_eq!(rowkey::salt::Salt::md5_hex(4096)?.hex_digits(), 3);
+    /// assert_eq!(rowkey::salt::Salt::farmhash(16)?.hex_digits(), 0);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn hex_digits(&self) -> usize {
+        match self.hash {
+            // 16, 256, 4096 or 65536: a power of 16.
+            SaltHash::Md5Hex => self.buckets.trailing_zeros() as usize / 4,
+            SaltHash::FarmHash | SaltHash::Modulo => 0,
+        }
+    }
+
+    /// The bucket field that goes in front of a key, for the key writers: an orderedcode
+    /// int64 in the ordered format and zero-padded decimal in the delimited one, or the hex
+    /// digits of an MD5 salt in both.
+    ///
+    /// ```
+    /// use rowkey::field::{EncodeField, EncodeText};
+    /// use rowkey::salt::Salt;
+    ///
+    /// let mut text = Vec::new();
+    /// Salt::farmhash(16)?.bucket_field(7).encode_text(&mut text)?;
+    /// assert_eq!(text, b"07");
+    /// let mut bytes = Vec::new();
+    /// Salt::md5_hex(256)?.bucket_field(0x4c).encode_field(&mut bytes)?;
+    /// assert_eq!(bytes, b"4c");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn bucket_field(&self, bucket: u32) -> BucketField {
+        BucketField { bucket, hex_digits: self.hex_digits(), width: self.text_width() }
+    }
+
+    /// Reads a bucket field back, exactly as [`bucket_field`](Self::bucket_field) writes it
+    /// (from its unescaped bytes when `delimited` is false): the one parser of bucket fields.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] naming the bucket: not the field's form, or not one of the
+    /// salt's buckets.
+    ///
+    /// ```
+    /// use rowkey::salt::Salt;
+    ///
+    /// let salt = Salt::farmhash(16)?;
+    /// assert_eq!(salt.read_bucket(b"07", true)?, 7);
+    /// assert!(salt.read_bucket(b"7", true).is_err()); // two digits for 16 buckets
+    /// assert!(salt.read_bucket(b"16", true).is_err()); // not a bucket
+    /// assert_eq!(salt.read_bucket(b"\x87", false)?, 7);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn read_bucket(&self, bytes: &[u8], delimited: bool) -> Result<u32> {
+        let value = match self.hex_digits() {
+            0 if delimited => {
+                let value = decode_decimal(bytes, self.text_width(), false, "bucket")?;
+                u32::try_from(value).map_err(|_| Error::out_of_range(value, "u32"))?
+            }
+            0 => u32::decode_field(FieldBytes::borrowed(bytes))?,
+            digits => {
+                let hex = |b: &u8| match b {
+                    b'0'..=b'9' => Some(u32::from(b - b'0')),
+                    b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
+                    _ => None,
+                };
+                let value = (bytes.len() == digits)
+                    .then(|| bytes.iter().try_fold(0u32, |acc, b| Some(acc << 4 | hex(b)?)))
+                    .flatten();
+                value.ok_or_else(|| {
+                    Error::invalid(
+                        "bucket",
+                        format!(
+                            "an MD5 salt's bucket is {digits} lowercase hex digits, found {:?}",
+                            String::from_utf8_lossy(bytes)
+                        ),
+                    )
+                })?
+            }
+        };
+        self.checked_bucket(value)
+    }
+
     /// `value mod buckets`, wrapped into `0..buckets` for negative values.
     #[must_use]
     pub fn modulo_bucket(&self, value: i128) -> u32 {
@@ -190,7 +341,7 @@ impl Salt {
         if bucket < self.buckets {
             Ok(bucket)
         } else {
-            Err(Error::invalid("bucket", format!("{bucket} is not below the salt's {} buckets", self.buckets)))
+            Err(Error::invalid("bucket", format!("{bucket} is not a bucket of the salt's {} buckets", self.buckets)))
         }
     }
 
@@ -214,7 +365,7 @@ impl Salt {
         let bucket = self.checked_bucket(bucket)?;
         out.rewrite(|out| {
             let mut w = OrderedWriter::new(out);
-            w.named_field("bucket", &bucket)?;
+            w.named_field("bucket", &self.bucket_field(bucket))?;
             key.write_fields(&mut w)?;
             w.finish();
             Ok(())
@@ -227,8 +378,9 @@ impl Salt {
     ///
     /// A bucket not below [`buckets`](Self::buckets), and what decoding `K` returns.
     pub fn decode_ordered<'de, K: OrderedKey<'de>>(&self, bytes: &'de [u8]) -> Result<(u32, K)> {
-        let salted = decode_key::<Salted<u32, K>>(bytes)?;
-        Ok((self.checked_bucket(salted.bucket)?, salted.key))
+        let salted = decode_key::<Salted<Cow<'de, [u8]>, K>>(bytes)?;
+        let bucket = self.read_bucket(&salted.bucket, false).map_err(|e| e.in_field(0, Some("bucket"), 0))?;
+        Ok((bucket, salted.key))
     }
 
     /// The key prefix of every bucket in the ordered format, in bucket order. Each bucket's
@@ -246,18 +398,22 @@ impl Salt {
             .map(|b| {
                 let mut key = Key::new();
                 let mut w = OrderedWriter::new(&mut key);
-                // A u32 always encodes; the writer adds nothing else for a lone field.
-                let _ = w.field(&b);
+                // A bucket field always encodes; the writer adds nothing else for a lone field.
+                let _ = w.field(&self.bucket_field(b));
                 w.finish();
                 key
             })
             .collect()
     }
 
-    /// The width of the bucket field in the delimited format: the digits of `buckets - 1`.
+    /// The width of the bucket field in the delimited format: the digits of `buckets - 1`
+    /// (hex digits for an MD5 salt).
     #[must_use]
     pub fn text_width(&self) -> usize {
-        (self.buckets - 1).checked_ilog10().map_or(1, |d| d as usize + 1)
+        match self.hex_digits() {
+            0 => (self.buckets - 1).checked_ilog10().map_or(1, |d| d as usize + 1),
+            digits => digits,
+        }
     }
 
     /// The delimited key of `key`'s fields behind the bucket of `source`.
@@ -282,7 +438,7 @@ impl Salt {
         source: &S,
         key: &K,
     ) -> Result<Key> {
-        let bucket = BucketText { bucket: self.checked_bucket(self.bucket(source)?)?, width: self.text_width() };
+        let bucket = self.bucket_field(self.checked_bucket(self.bucket(source)?)?);
         format.to_key(&Salted { bucket, key })
     }
 
@@ -298,10 +454,8 @@ impl Salt {
         bytes: &'de [u8],
     ) -> Result<(u32, K)> {
         let Salted { bucket: text, key } = format.from_key::<Salted<&'de [u8], K>>(bytes)?;
-        let bucket =
-            decode_decimal(text, self.text_width(), false, "bucket").map_err(|e| e.in_field(0, Some("bucket"), 0))?;
-        let bucket = u32::try_from(bucket).map_err(|_| Error::out_of_range(bucket, "u32"))?;
-        Ok((self.checked_bucket(bucket)?, key))
+        let bucket = self.read_bucket(text, true).map_err(|e| e.in_field(0, Some("bucket"), 0))?;
+        Ok((bucket, key))
     }
 
     /// The key prefix of every bucket in the delimited format: the bucket and the delimiter.
@@ -320,7 +474,7 @@ impl Salt {
             .map(|b| {
                 let mut key = Key::new();
                 // The digits of a bucket below the count always fit the width.
-                let _ = encode_decimal(&mut key, i128::from(b), self.text_width(), "bucket");
+                let _ = self.bucket_field(b).encode_text(&mut key);
                 key.extend_from_slice(format.delimiter());
                 key
             })
@@ -335,11 +489,11 @@ struct Salted<B, K> {
     key: K,
 }
 
-impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<u32, K> {
+impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<Cow<'de, [u8]>, K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()> {
-        w.named_field("bucket", &self.bucket)?;
+        w.named_field("bucket", &*self.bucket)?;
         self.key.write_fields(w)
     }
 
@@ -349,21 +503,51 @@ impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<u32, K> {
     }
 }
 
-/// A bucket as zero-padded decimal of a width known at run time.
-struct BucketText {
+/// A salt bucket as a key field, in the form its salt writes it ([`Salt::bucket_field`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BucketField {
     bucket: u32,
+    /// The hex digits of an MD5 salt's bucket; 0 for a number.
+    hex_digits: usize,
+    /// The decimal digits of a delimited numeric bucket.
     width: usize,
 }
 
-impl EncodeText for BucketText {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        encode_decimal(out, i128::from(self.bucket), self.width, "bucket")
+impl BucketField {
+    fn write_hex<S: Sink>(&self, out: &mut S) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for i in (0..self.hex_digits).rev() {
+            out.write_byte(HEX[(self.bucket >> (4 * i) & 0xf) as usize]);
+        }
     }
 }
 
-impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketText, &K> {
+impl EncodeField for BucketField {
+    #[inline]
+    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        if self.hex_digits == 0 {
+            return self.bucket.encode_field(out);
+        }
+        self.write_hex(out);
+        Ok(())
+    }
+}
+
+/// Digits either way: decimal, or an MD5 salt's lowercase hex.
+impl EncodeText for BucketField {
+    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+
+    #[inline]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        if self.hex_digits == 0 {
+            return encode_decimal(out, i128::from(self.bucket), self.width, "bucket");
+        }
+        self.write_hex(out);
+        Ok(())
+    }
+}
+
+impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketField, &K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn alphabet(index: usize) -> Option<Alphabet> {

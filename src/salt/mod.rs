@@ -5,5 +5,5 @@ mod bucket;
 pub mod compat;
 pub mod farmhash;
 
-pub use bucket::{Salt, SaltHash};
+pub use bucket::{BucketField, Salt, SaltHash};
 pub use farmhash::{farm_fingerprint, fingerprint64, spanner_shard};

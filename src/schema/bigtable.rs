@@ -336,10 +336,11 @@ fn field_type(field: &KeyField, delimited: bool, options: &ExportOptions) -> Res
                 string_type(false)
             });
         }
-        KeyField::Bucket(_) => {
+        KeyField::Bucket(salt) => {
             return match options.choice_for(name) {
                 Some(As::Bytes) => Ok(bytes_type(false)),
-                _ if delimited => Ok(string_type(false)),
+                // An MD5 salt's bucket is hex text in both formats.
+                _ if delimited || salt.hash == crate::salt::SaltHash::Md5Hex => Ok(string_type(false)),
                 Some(As::String) => {
                     Err(field_error(name, "the ordered format writes the bucket as an integer, not text"))
                 }

@@ -3,14 +3,12 @@
 
 use std::fmt;
 
-use crate::__private::{BucketDigits, check_bucket, check_bucket_text, check_prefix};
+use crate::__private::{check_bucket, check_prefix, read_bucket};
 use crate::error::{Error, Location, Result};
-use crate::field::int::decode_i64;
-use crate::field::{DecodeText, Desc};
+use crate::field::Desc;
 use crate::format::Delimited;
 use crate::format::ordered::{OrderedReader, OrderedWriter};
 use crate::key::Key;
-use crate::salt::Salt;
 use crate::schema::decode::{self, Encoded};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
 
@@ -108,8 +106,8 @@ impl Schema {
                     check_prefix(&r.named_field::<std::borrow::Cow<'_, [u8]>>(Schema::PREFIX_FIELD)?, prefix, 0, 0)?;
                 }
                 let offset = r.position();
-                let bucket = r.named_field::<u32>(Schema::BUCKET_FIELD)?;
-                check_bucket_range(&salt, bucket, None, skip - 1, offset)?;
+                let bucket = r.named_field::<std::borrow::Cow<'_, [u8]>>(Schema::BUCKET_FIELD)?;
+                read_bucket(&salt, &bucket, false, skip - 1, offset)?;
                 Ok(&key[r.position()..])
             }
             Format::Delimited(delimiter) => {
@@ -125,8 +123,7 @@ impl Schema {
                     };
                     let text = &key[at..at + end];
                     if index + 1 == skip {
-                        let digits = BucketDigits::decode_text(text).map_err(|e| e.in_field(index, Some(name), at))?;
-                        check_bucket_range(&salt, digits.value, Some(digits.width), index, at)?;
+                        read_bucket(&salt, text, true, index, at)?;
                     } else if let Some(prefix) = self.prefix {
                         check_prefix(text, prefix, index, at)?;
                     }
@@ -265,8 +262,6 @@ struct FoundBucket {
     offset: usize,
     salt: SaltSchema,
     value: u32,
-    /// Digits of a delimited bucket.
-    width: Option<usize>,
 }
 
 fn read_ordered(
@@ -286,10 +281,10 @@ fn read_ordered(
                 Value::Str(prefix.to_owned())
             }
             KeyField::Bucket(salt) => {
-                let stored = decode_i64(&r.named_field::<Vec<u8>>(name)?).map_err(located)?;
-                let value = u32::try_from(stored).map_err(|_| located(Error::out_of_range(stored.into(), "u32")))?;
-                buckets.push(FoundBucket { index, offset, salt, value, width: None });
-                Value::Int(value.into())
+                let bytes = r.named_field::<Vec<u8>>(name)?;
+                let value = read_bucket(&salt.salt().map_err(located)?, &bytes, false, index, offset)?;
+                buckets.push(FoundBucket { index, offset, salt, value });
+                bucket_value(&salt, value)
             }
             KeyField::Value(schema) => {
                 let bytes =
@@ -322,9 +317,9 @@ fn read_delimited(
                 Value::Str(prefix.to_owned())
             }
             KeyField::Bucket(salt) => {
-                let digits = BucketDigits::decode_text(text).map_err(located)?;
-                buckets.push(FoundBucket { index, offset, salt, value: digits.value, width: Some(digits.width) });
-                Value::Int(digits.value.into())
+                let value = read_bucket(&salt.salt().map_err(located)?, text, true, index, offset)?;
+                buckets.push(FoundBucket { index, offset, salt, value });
+                bucket_value(&salt, value)
             }
             KeyField::Value(schema) => decode::text(schema, text).map_err(|e| {
                 let at = offset + decode::first_foreign_byte(schema, text).unwrap_or(0);
@@ -355,26 +350,20 @@ fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -
         }
         None => None,
     };
-    match (found.width, expected) {
-        (Some(width), Some(expected)) => {
-            check_bucket_text(BucketDigits { value: found.value, width }, expected, &salt, found.index, found.offset)
-        }
-        (None, Some(expected)) => check_bucket(found.value, expected, found.index, found.offset),
-        (_, None) => check_bucket_range(&salt, found.value, found.width, found.index, found.offset),
+    // Reading the bucket checked its form and range; with the source fields known, their
+    // bucket too.
+    match expected {
+        Some(expected) => check_bucket(found.value, expected, found.index, found.offset),
+        None => Ok(()),
     }
 }
 
-/// That a bucket read from a key is one of the salt's (and, as text, at the salt's width),
-/// when the bucket its source fields give is not known.
-fn check_bucket_range(salt: &Salt, value: u32, width: Option<usize>, index: usize, offset: usize) -> Result<()> {
-    if value < salt.buckets() && width.is_none_or(|w| w == salt.text_width()) {
-        return Ok(());
+/// How a bucket shows: its number, or an MD5 salt's hex digits.
+fn bucket_value(salt: &SaltSchema, value: u32) -> Value {
+    match salt.salt().map(|s| s.hex_digits()) {
+        Ok(digits) if digits > 0 => Value::Str(format!("{value:0digits$x}")),
+        _ => Value::Int(value.into()),
     }
-    Err(Error::invalid("bucket", format!("{value} is not a bucket of the salt's {} buckets", salt.buckets())).in_field(
-        index,
-        Some(Schema::BUCKET_FIELD),
-        offset,
-    ))
 }
 
 /// The hashed bytes of each salt source field, found by name among the fields after the

@@ -69,3 +69,23 @@ pub struct Order {
     pub id: Ulid,
     pub item: String,
 }
+
+/// Tablestore's monitoring table: the first 4 hex digits of MD5 of the machine's address, the
+/// address, then the time.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", salt(buckets = 65536, from = [ip], hash = "md5"))]
+pub struct MachineMetric {
+    pub ip: Ipv4Addr,
+    pub at: DateTime<Utc>,
+    pub metric: String,
+}
+
+/// The same design in the ordered format, with two hex digits.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(prefix = "m", salt(buckets = 256, from = [ip, metric], hash = "md5"))]
+pub struct MachineMetricOrdered {
+    pub ip: IpAddr,
+    pub metric: String,
+    #[rowkey(desc)]
+    pub at: DateTime<Utc>,
+}
