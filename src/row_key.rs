@@ -1,9 +1,9 @@
 //! The [`RowKey`] trait, and its implementations for tuples.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::field::{DecodeField, EncodeField};
 use crate::format::ordered::{OrderedKey, decode_key, encode_key};
-use crate::format::{OrderedReader, OrderedWriter};
+use crate::format::{Delimited, DelimitedKey, OrderedReader, OrderedWriter};
 use crate::key::Key;
 
 /// A type that is a row key: it encodes to a [`Key`] and decodes from one.
@@ -187,3 +187,62 @@ macro_rules! for_each_tuple {
 pub(crate) use for_each_tuple;
 
 for_each_tuple!(tuple_keys);
+
+// What a derived key's `RowKey` impl calls: the whole key, then its length limit.
+
+/// `RowKey::encode_into` of a derived ordered key: the whole key, then the length limit.
+///
+/// # Errors
+///
+/// What a field's encoder returns, or [`Error::TooLong`]; `out` is then empty.
+#[inline]
+pub fn encode_ordered<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    encode_key(value, out)?;
+    check_len(out, max_len)
+}
+
+/// `RowKey::from_key` of a derived ordered key.
+///
+/// # Errors
+///
+/// What the reader or a field's decoder returns.
+#[inline]
+pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8]) -> Result<T> {
+    decode_key(bytes)
+}
+
+/// `RowKey::encode_into` of a derived delimited key.
+///
+/// # Errors
+///
+/// As [`Delimited::encode_into`], or [`Error::TooLong`]; `out` is then empty.
+#[inline]
+pub fn encode_delimited<'de, T: DelimitedKey<'de>>(
+    delimiter: &'static str,
+    value: &T,
+    out: &mut Key,
+    max_len: usize,
+) -> Result<()> {
+    Delimited::new(delimiter)?.encode_into(value, out)?;
+    check_len(out, max_len)
+}
+
+/// `RowKey::from_key` of a derived delimited key.
+///
+/// # Errors
+///
+/// As [`Delimited::from_key`].
+#[inline]
+pub fn decode_delimited<'de, T: DelimitedKey<'de>>(delimiter: &'static str, bytes: &'de [u8]) -> Result<T> {
+    Delimited::new(delimiter)?.from_key(bytes)
+}
+
+/// Refuses (and clears) a key longer than `max_len`.
+fn check_len(out: &mut Key, max_len: usize) -> Result<()> {
+    if out.len() <= max_len {
+        return Ok(());
+    }
+    let len = out.len();
+    out.clear();
+    Err(Error::TooLong { len, max: max_len })
+}

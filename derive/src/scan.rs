@@ -236,8 +236,8 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
             let (start, end) = if field.scan_reverses_order() { (&hi, &lo) } else { (&lo, &hi) };
             quote! {
                 if let #option::Some((#lo, #hi)) = &self.#r {
-                    let rowkey_start = #p::map_bound(#p::Bound::as_ref(#start), |#value| #owned);
-                    let rowkey_end = #p::map_bound(#p::Bound::as_ref(#end), |#value| #owned);
+                    let rowkey_start = #p::Bound::map(#p::Bound::as_ref(#start), |#value| #owned);
+                    let rowkey_end = #p::Bound::map(#p::Bound::as_ref(#end), |#value| #owned);
                     break 'rowkey_fields #scan.range(#p::Bound::as_ref(&rowkey_start), #p::Bound::as_ref(&rowkey_end));
                 }
             }

@@ -183,12 +183,7 @@ impl<'de, T: Integer, const W: usize> DecodeText<'de> for Padded<T, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn text<T: EncodeText>(v: T) -> String {
-        let mut out = Vec::new();
-        v.encode_text(&mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
+    use crate::field::text::text_of as text;
 
     #[test]
     fn design_examples() {

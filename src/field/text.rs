@@ -302,3 +302,11 @@ where
         Self::decode_field(FieldBytes::borrowed(text))
     }
 }
+
+/// A value's text, for the unit tests of the text encodings.
+#[cfg(test)]
+pub(crate) fn text_of<T: EncodeText>(value: T) -> String {
+    let mut out = Vec::new();
+    value.encode_text(&mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}

@@ -141,12 +141,7 @@ impl<'de> DecodeText<'de> for i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn text<T: EncodeText>(v: T) -> String {
-        let mut out = Vec::new();
-        v.encode_text(&mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
+    use crate::field::text::text_of as text;
 
     #[test]
     fn edges() {

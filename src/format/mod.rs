@@ -6,7 +6,9 @@
 //!   (`phone#4c410523#20200501`).
 
 pub mod delimited;
+pub(crate) mod flatten;
 pub mod ordered;
+pub(crate) mod prefix;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};

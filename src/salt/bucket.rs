@@ -581,3 +581,44 @@ impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<&'de [u8], K> {
         Ok(Salted { bucket, key: K::read_fields(r)? })
     }
 }
+
+// What a derived salted key calls: the bucket of its source fields, and the bucket field read
+// back and checked.
+
+/// The salt bucket of source fields that `write` appends to a scratch ordered key.
+///
+/// # Errors
+///
+/// What a source field's encoder returns; for a modulo salt, a source that is not one
+/// integer field.
+#[inline]
+pub fn bucket(salt: &Salt, write: impl FnOnce(&mut OrderedWriter<'_>) -> Result<()>) -> Result<u32> {
+    let mut source = Key::new();
+    write(&mut OrderedWriter::new(&mut source))?;
+    salt.bucket_of_encoded(&source)
+}
+
+/// Checks the bucket read from a key against the one its salt source fields give.
+///
+/// # Errors
+///
+/// [`Error::InvalidField`] naming the bucket field when they differ.
+pub fn check_bucket(found: u32, expected: u32, index: usize, offset: usize) -> Result<()> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        "bucket",
+        format!(
+            "the key is in bucket {found}, but its salt source fields give bucket {expected}; \
+             the key was written with another salt or is corrupt"
+        ),
+    )
+    .in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset))
+}
+
+/// Reads a salted key's bucket field as its salt writes it, naming the field on error.
+#[inline]
+pub fn read_bucket(salt: &Salt, bytes: &[u8], delimited: bool, index: usize, offset: usize) -> Result<u32> {
+    salt.read_bucket(bytes, delimited).map_err(|e| e.in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset))
+}

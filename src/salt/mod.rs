@@ -1,7 +1,7 @@
 //! Salting and bucketing: [`Salt`] (which bucket a key goes to, and the bucket field), FarmHash
 //! Fingerprint64, and HBase-era compatibility helpers.
 
-mod bucket;
+pub(crate) mod bucket;
 pub mod compat;
 pub mod farmhash;
 

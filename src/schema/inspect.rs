@@ -3,12 +3,13 @@
 
 use std::fmt;
 
-use crate::__private::{check_bucket, check_prefix, read_bucket};
 use crate::error::{Error, Location, Result};
 use crate::field::Desc;
 use crate::format::Delimited;
 use crate::format::ordered::{OrderedReader, OrderedWriter};
+use crate::format::prefix::check_prefix;
 use crate::key::Key;
+use crate::salt::bucket::{check_bucket, read_bucket};
 use crate::schema::decode::{self, Encoded};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
 
