@@ -94,6 +94,27 @@ impl fmt::Display for Location {
     }
 }
 
+/// The `at` of the variants about one field, by reference or by mutable reference as `$error`
+/// is: listed once, with no wildcard, so a new variant must say which kind it is.
+macro_rules! field_location {
+    ($error:expr) => {
+        match $error {
+            Error::Truncated { at, .. }
+            | Error::BadEscape { at, .. }
+            | Error::Delimiter { at, .. }
+            | Error::Malformed { at, .. }
+            | Error::NonCanonical { at, .. }
+            | Error::InvalidField { at, .. }
+            | Error::OutOfRange { at, .. }
+            | Error::Unencodable { at, .. } => Some(at),
+            Error::TrailingBytes { .. }
+            | Error::TooLong { .. }
+            | Error::ReadableKey { .. }
+            | Error::InvalidArgument { .. } => None,
+        }
+    };
+}
+
 /// Everything that can go wrong when encoding or decoding a key.
 ///
 /// Each message says what was wrong, where ([`Location`]) and what to do about it. Match on
@@ -250,36 +271,29 @@ impl Error {
     #[must_use]
     pub fn location(&self) -> Location {
         match self {
-            Error::Truncated { at, .. }
-            | Error::BadEscape { at, .. }
-            | Error::Delimiter { at, .. }
-            | Error::Malformed { at, .. }
-            | Error::NonCanonical { at, .. }
-            | Error::InvalidField { at, .. }
-            | Error::OutOfRange { at, .. }
-            | Error::Unencodable { at, .. } => *at,
             Error::TrailingBytes { offset, .. } | Error::ReadableKey { offset, .. } => Location::at(*offset),
-            Error::TooLong { .. } | Error::InvalidArgument { .. } => Location::UNKNOWN,
+            other => other.location_in_field().copied().unwrap_or(Location::UNKNOWN),
         }
+    }
+
+    /// The location of an error about one field, which the key writers and readers fill in;
+    /// `None` for the errors about a key as a whole.
+    fn location_in_field(&self) -> Option<&Location> {
+        field_location!(self)
+    }
+
+    /// [`location_in_field`](Self::location_in_field), to change: the one place that knows
+    /// which variants carry a field's location.
+    pub(crate) fn location_mut(&mut self) -> Option<&mut Location> {
+        field_location!(self)
     }
 
     /// Fills in the field's position, name and start offset where the error does not have
     /// them yet. Key writers and readers call this on what a field's codec returns.
     #[must_use]
     pub(crate) fn in_field(mut self, field: usize, name: Option<&'static str>, offset: usize) -> Error {
-        match &mut self {
-            Error::Truncated { at, .. }
-            | Error::BadEscape { at, .. }
-            | Error::Delimiter { at, .. }
-            | Error::Malformed { at, .. }
-            | Error::NonCanonical { at, .. }
-            | Error::InvalidField { at, .. }
-            | Error::OutOfRange { at, .. }
-            | Error::Unencodable { at, .. } => *at = at.fill(field, name, offset),
-            Error::TrailingBytes { .. }
-            | Error::TooLong { .. }
-            | Error::ReadableKey { .. }
-            | Error::InvalidArgument { .. } => {}
+        if let Some(at) = self.location_mut() {
+            *at = at.fill(field, name, offset);
         }
         self
     }

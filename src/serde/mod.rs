@@ -385,19 +385,11 @@ impl Transform {
 /// sequence of its own, whose offsets mean nothing in the outer key: its errors are moved to
 /// the outer field (or to [`Location::UNKNOWN`], for the outer writer to fill in).
 fn relocate(mut err: Error, to: Location) -> Error {
-    match &mut err {
-        Error::Truncated { at, .. }
-        | Error::BadEscape { at, .. }
-        | Error::Delimiter { at, .. }
-        | Error::Malformed { at, .. }
-        | Error::NonCanonical { at, .. }
-        | Error::InvalidField { at, .. }
-        | Error::OutOfRange { at, .. }
-        | Error::Unencodable { at, .. } => *at = to,
-        Error::TrailingBytes { .. } => {
-            return Error::Malformed { at: to, detail: "a value inside this field has bytes after its last part" };
-        }
-        _ => {}
+    if let Error::TrailingBytes { .. } = err {
+        return Error::Malformed { at: to, detail: "a value inside this field has bytes after its last part" };
+    }
+    if let Some(at) = err.location_mut() {
+        *at = to;
     }
     err
 }
