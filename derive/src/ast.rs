@@ -138,15 +138,16 @@ impl Field<'_> {
         self.ident.span()
     }
 
-    /// The type the scan builder takes for this field: `&str` for strings, `&[u8]` for
-    /// byte strings (so callers need not allocate to fix a field), the field type otherwise.
-    pub fn scan_arg_type(&self) -> TokenStream {
+    /// What the scan builder takes for this field: a borrowed string or byte slice for
+    /// strings and byte strings (so callers need not allocate to fix a field), the field's
+    /// own type otherwise.
+    pub fn scan_arg(&self) -> ScanArg {
         match self.shape.class {
-            Class::Str(_) if !self.shape.optional => quote!(&str),
+            Class::Str(_) if !self.shape.optional => ScanArg::Str,
             Class::Bytes(types::Bytes::Vec | types::Bytes::Slice | types::Bytes::Cow) if !self.shape.optional => {
-                quote!(&[u8])
+                ScanArg::Bytes
             }
-            _ => self.ty.to_token_stream(),
+            _ => ScanArg::Own,
         }
     }
 
@@ -164,4 +165,15 @@ impl Field<'_> {
     pub fn scan_reverses_order(&self) -> bool {
         self.attrs.desc.is_some() != self.attrs.reverse.is_some()
     }
+}
+
+/// The kind of argument a scan builder method takes for a field.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ScanArg {
+    /// `&str`.
+    Str,
+    /// `&[u8]`.
+    Bytes,
+    /// The field's type.
+    Own,
 }

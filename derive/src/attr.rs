@@ -134,6 +134,27 @@ pub enum SaltHash {
     Md5Hex,
 }
 
+impl Salt {
+    /// `Salt::new(buckets, SaltHash::...)` of the runtime, whose `?` the generated code
+    /// propagates (it never fails for a salt that passed the checks).
+    pub fn new_expr(&self, p: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        let buckets = proc_macro2::Literal::u32_unsuffixed(self.buckets);
+        let hash = self.hash.runtime(p);
+        quote::quote!(#p::Salt::new(#buckets, #hash))
+    }
+}
+
+impl SaltHash {
+    /// The runtime's `SaltHash` variant.
+    pub fn runtime(self, p: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        match self {
+            SaltHash::FarmHash => quote::quote!(#p::SaltHash::FarmHash),
+            SaltHash::Modulo => quote::quote!(#p::SaltHash::Modulo),
+            SaltHash::Md5Hex => quote::quote!(#p::SaltHash::Md5Hex),
+        }
+    }
+}
+
 /// The attributes on one field. Each flag holds its keyword's span.
 #[derive(Default)]
 pub struct FieldAttrs {

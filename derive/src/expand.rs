@@ -12,7 +12,6 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, GenericParam, Generics, Ident, Lifetime, LifetimeParam, WherePredicate};
 
 use crate::ast::{Field, Input};
-use crate::attr::SaltHash;
 use crate::codec::{self, Lifetimes};
 use crate::ctxt::Ctxt;
 use crate::{fallback, schema, valid};
@@ -176,10 +175,12 @@ fn schema_impls(cx: &Context<'_, '_>) -> TokenStream {
         cx.input.ident
     );
     quote! {
+        #[automatically_derived]
         impl #impl_generics #p::KeySchema for #self_type #where_clause {
             const SCHEMA: #p::Schema = #value;
         }
 
+        #[automatically_derived]
         impl #impl_generics #self_type #where_clause {
             #[doc = #doc]
             pub const SCHEMA: #p::Schema = <Self as #p::KeySchema>::SCHEMA;
@@ -235,17 +236,12 @@ fn salt(cx: &Context<'_, '_>, value: &TokenStream) -> Option<(TokenStream, Token
     let salt_attr = cx.input.attrs.salt.as_ref()?;
     let p = &cx.p;
     let (salt, writer) = (local("salt"), local("source"));
-    let buckets = Literal::u32_unsuffixed(salt_attr.buckets);
-    let hash = match salt_attr.hash {
-        SaltHash::FarmHash => quote!(FarmHash),
-        SaltHash::Modulo => quote!(Modulo),
-        SaltHash::Md5Hex => quote!(Md5Hex),
-    };
+    let new_salt = salt_attr.new_expr(p);
     let sources = salt_attr.from.iter().filter_map(|ident| cx.input.field_named(ident)).map(|field| {
         let (ident, name) = (field.ident, field.name());
         quote!(#writer.named_field(#name, &#value.#ident)?;)
     });
-    let make = quote!(let #salt = #p::Salt::new(#buckets, #p::SaltHash::#hash)?;);
+    let make = quote!(let #salt = #new_salt?;);
     let bucket = quote! {
         #p::bucket(&#salt, |#writer| {
             #(#sources)*
@@ -314,6 +310,7 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
     let reads = field_reads(cx, &r, &quote!(#p::read_ordered), |name, ty| quote!(#r.named_field::<#ty>(#name)?));
 
     quote! {
+        #[automatically_derived]
         impl #impl_generics #p::OrderedKey<#de> for #self_type #where_clause {
             const FIELDS: usize = #fields;
 
@@ -335,6 +332,7 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics #p::RowKey<#de> for #self_type #where_clause {
             #[inline]
             fn encode_into(&self, #out: &mut #p::Key) -> #p::Result<()> {
@@ -347,6 +345,7 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics #p::FlattenOrdered<#de> for #self_type #where_clause {
             const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
         }
@@ -426,6 +425,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
     let delimiter_text = delimiter.value();
 
     quote! {
+        #[automatically_derived]
         impl #impl_generics #p::DelimitedKey<#de> for #self_type #where_clause {
             const FIELDS: usize = #fields;
 
@@ -455,6 +455,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics #p::RowKey<#de> for #self_type #where_clause {
             #[inline]
             fn encode_into(&self, #out: &mut #p::Key) -> #p::Result<()> {
@@ -467,6 +468,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics #p::FlattenDelimited<#de> for #self_type #where_clause {
             const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
         }

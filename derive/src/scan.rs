@@ -13,8 +13,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use crate::ast::{Field, Input};
-use crate::attr::SaltHash;
+use crate::ast::{Field, Input, ScanArg};
 use crate::codec::{self, Lifetimes};
 
 /// A key field the builder can fix, with what it takes.
@@ -32,11 +31,10 @@ struct Step<'f, 'a> {
 
 fn arg_type(field: &Field<'_>, lifetimes: &Lifetimes) -> TokenStream {
     let lt = &lifetimes.de;
-    let arg = field.scan_arg_type().to_string();
-    match arg.as_str() {
-        "& str" => quote!(&#lt str),
-        "& [u8]" => quote!(&#lt [u8]),
-        _ => lifetimes.decoded(field.ty),
+    match field.scan_arg() {
+        ScanArg::Str => quote!(&#lt str),
+        ScanArg::Bytes => quote!(&#lt [u8]),
+        ScanArg::Own => lifetimes.decoded(field.ty),
     }
 }
 
@@ -120,6 +118,7 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
             rowkey_lifetime: #phantom,
         }
 
+        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc_scan]
             #[must_use]
@@ -130,6 +129,7 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
 
         #(#methods)*
 
+        #[automatically_derived]
         impl<#lt, const N: usize> #builder<#lt, N> {
             /// The same arguments in another state: a const parameter cannot change through
             /// struct update syntax, so the fields move one by one.
@@ -192,6 +192,7 @@ fn step_methods(k: usize, step: &Step<'_, '_>, builder: &Ident, p: &TokenStream,
         }
     });
     quote! {
+        #[automatically_derived]
         impl<#lt> #builder<#lt, #here> {
             #[doc = #doc_fix]
             #[must_use]
@@ -272,12 +273,7 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
     let Some(salt) = &input.attrs.salt else {
         return body;
     };
-    let buckets = Literal::u32_unsuffixed(salt.buckets);
-    let hash = match salt.hash {
-        SaltHash::FarmHash => quote!(FarmHash),
-        SaltHash::Modulo => quote!(Modulo),
-        SaltHash::Md5Hex => quote!(Md5Hex),
-    };
+    let new_salt = salt.new_expr(p);
     // The bucket is known when every source field is fixed; the sources hash as they do in
     // `write_fields`, by their plain values.
     let sources: Vec<&Step<'_, '_>> =
@@ -296,7 +292,7 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
         }
     });
     quote! {
-        let #salt_var = #p::Salt::new(#buckets, #p::SaltHash::#hash)?;
+        let #salt_var = #new_salt?;
         #known
         #salt_var.fan_out(|#bucket| { #body })
     }

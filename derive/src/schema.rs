@@ -5,7 +5,6 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
 use crate::ast::{Field, Input};
-use crate::attr::SaltHash;
 use crate::types::{Bytes, Class, Time};
 
 /// The `rowkey::schema::Schema` value for the key.
@@ -23,11 +22,7 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
     let salt = match &input.attrs.salt {
         Some(salt) => {
             let buckets = Literal::u32_unsuffixed(salt.buckets);
-            let hash = match salt.hash {
-                SaltHash::FarmHash => quote!(#p::SaltHash::FarmHash),
-                SaltHash::Modulo => quote!(#p::SaltHash::Modulo),
-                SaltHash::Md5Hex => quote!(#p::SaltHash::Md5Hex),
-            };
+            let hash = salt.hash.runtime(p);
             let from =
                 salt.from.iter().map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), Field::name));
             quote!(::core::option::Option::Some(#p::SaltSchema { buckets: #buckets, hash: #hash, from: &[#(#from),*] }))
