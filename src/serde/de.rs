@@ -15,6 +15,7 @@ use crate::format::OrderedReader;
 use crate::format::ordered::SEPARATOR;
 
 use super::de_field::FieldDe;
+use super::is_system_time;
 use super::{Marker, Transform, deeper, relocate, unsupported};
 
 /// Where fields come from: a key, or a sequence's elements (framed the same way).
@@ -316,7 +317,7 @@ impl<'de, S: Source<'de> + ?Sized> de::Deserializer<'de> for &mut FlatDe<'_, S> 
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if is_system_time(name, fields) {
+        if is_system_time(name, fields.len()) && fields == super::SYSTEM_TIME_FIELDS {
             let field = self.field()?;
             return field.deserialize_struct(name, fields, visitor).map_err(|e| self.in_last(e));
         }
@@ -356,11 +357,6 @@ pub(super) const IGNORED: &str = "the key holds no type tags, so a value cannot 
      (deserialize_ignored_any); decode the whole key into a type with all its fields";
 pub(super) const IDENTIFIER: &str = "key fields have no names, only positions (deserialize_identifier); \
      structs and variants are read by position";
-
-/// serde reads a `SystemTime` as this struct; it is one field in the key.
-pub(super) fn is_system_time(name: &str, fields: &[&str]) -> bool {
-    name == "SystemTime" && fields == ["secs_since_epoch", "nanos_since_epoch"]
-}
 
 /// The fields of a struct, tuple or variant payload: `len` values in a row.
 pub(super) struct FlatAccess<'a, 's, S: ?Sized> {

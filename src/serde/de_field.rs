@@ -14,7 +14,8 @@ use crate::field::{DecodeField, FieldBytes};
 use crate::format::ordered::EMPTY_FIELD;
 use crate::transform::{ReversedDomain, ReversedUrl};
 
-use super::de::{ANY, FlatAccess, IDENTIFIER, IGNORED, Source, is_system_time, nested_key, with_source};
+use super::de::{ANY, FlatAccess, IDENTIFIER, IGNORED, Source, nested_key, with_source};
+use super::is_system_time;
 use super::scalar::Int;
 use super::{Marker, Transform, deeper, unsupported};
 
@@ -224,7 +225,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if is_system_time(name, fields) {
+        if is_system_time(name, fields.len()) && fields == super::SYSTEM_TIME_FIELDS {
             let time: SystemTime = self.scalar("a SystemTime")?;
             let since = time.duration_since(UNIX_EPOCH).map_err(|_| {
                 Error::invalid(

@@ -423,6 +423,15 @@ impl serde::de::Error for Error {
     }
 }
 
+/// serde writes and reads a `SystemTime` as a struct of this name with two fields (seconds
+/// and nanoseconds since the epoch); in a key it is the core's one `SystemTime` field.
+fn is_system_time(name: &str, fields: usize) -> bool {
+    name == "SystemTime" && fields == SYSTEM_TIME_FIELDS.len()
+}
+
+/// The names serde gives those two fields, which a deserializer is told.
+const SYSTEM_TIME_FIELDS: [&str; 2] = ["secs_since_epoch", "nanos_since_epoch"];
+
 /// The error for a value that serializes as its `Display` text (`collect_str`).
 fn display_text_refused() -> Error {
     Error::unencodable(

@@ -8,6 +8,7 @@ use crate::field::{Desc, EncodeField, Sink};
 use crate::format::OrderedWriter;
 use crate::key::Key;
 
+use super::is_system_time;
 use super::scalar::{Leaf, Scalar};
 use super::ser_field::{SeqSer, TimeSer, write_some};
 use super::{Marker, Transform, deeper, relocate};
@@ -300,11 +301,6 @@ impl<'a, 'k> ser::Serializer for FlatSer<'a, 'k> {
         self.index(index)?;
         Ok(self.flatten(depth))
     }
-}
-
-/// serde writes a `SystemTime` as this struct; it becomes the core's `SystemTime` field.
-pub(super) fn is_system_time(name: &str, len: usize) -> bool {
-    name == "SystemTime" && len == 2
 }
 
 /// Writes the fields of a struct, tuple or variant payload in place, as if they stood in the

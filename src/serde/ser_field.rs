@@ -12,8 +12,9 @@ use crate::format::OrderedWriter;
 use crate::format::ordered::append_terminated;
 use crate::key::Key;
 
+use super::is_system_time;
 use super::scalar::{Leaf, Scalar};
-use super::ser::{Flatten, StructSer, Target, is_system_time, scalars};
+use super::ser::{Flatten, StructSer, Target, scalars};
 use super::{Marker, Transform, deeper, relocate};
 
 const DESC_PLACE: &str = "a descending part must be a whole key field or a whole sequence element: write \
