@@ -1,9 +1,8 @@
 //! The [`RowKey`] trait, and its implementations for tuples.
 
 use crate::error::{Error, Result};
-use crate::field::{DecodeField, EncodeField};
 use crate::format::ordered::{OrderedKey, decode_key, encode_key};
-use crate::format::{Delimited, DelimitedKey, OrderedReader, OrderedWriter};
+use crate::format::{Delimited, DelimitedKey};
 use crate::key::Key;
 
 /// A type that is a row key: it encodes to a [`Key`] and decodes from one.
@@ -104,89 +103,6 @@ pub trait RowKey<'de>: Sized {
 pub trait RowKeyOwned: for<'de> RowKey<'de> {}
 
 impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
-
-/// The key with no fields: `00 00`, as Bigtable writes `STRUCT()`.
-impl<'de> OrderedKey<'de> for () {
-    const FIELDS: usize = 0;
-
-    fn write_fields(&self, _: &mut OrderedWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn read_fields(_: &mut OrderedReader<'de>) -> Result<Self> {
-        Ok(())
-    }
-}
-
-impl<'de> RowKey<'de> for () {
-    fn encode_into(&self, out: &mut Key) -> Result<()> {
-        encode_key(self, out)
-    }
-
-    fn from_key(bytes: &'de [u8]) -> Result<Self> {
-        decode_key(bytes)
-    }
-}
-
-macro_rules! tuple_keys {
-    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
-        impl<'de, $($name),+> OrderedKey<'de> for ($($name,)+)
-        where
-            $($name: EncodeField + DecodeField<'de>,)+
-        {
-            const FIELDS: usize = $n;
-
-            #[inline]
-            fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()> {
-                $(w.field(&self.$idx)?;)+
-                Ok(())
-            }
-
-            #[inline]
-            fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>()?,)+))
-            }
-        }
-
-        impl<'de, $($name),+> RowKey<'de> for ($($name,)+)
-        where
-            $($name: EncodeField + DecodeField<'de>,)+
-        {
-            #[inline]
-            fn encode_into(&self, out: &mut Key) -> Result<()> {
-                encode_key(self, out)
-            }
-
-            #[inline]
-            fn from_key(bytes: &'de [u8]) -> Result<Self> {
-                decode_key(bytes)
-            }
-        }
-    )+};
-}
-/// Calls `$m!` with the tuple shapes this crate implements key traits for: 1 to 12 fields,
-/// each as `(count; Type.index, ...)`.
-macro_rules! for_each_tuple {
-    ($m:ident) => {
-        $m! {
-            (1; A.0)
-            (2; A.0, B.1)
-            (3; A.0, B.1, C.2)
-            (4; A.0, B.1, C.2, D.3)
-            (5; A.0, B.1, C.2, D.3, E.4)
-            (6; A.0, B.1, C.2, D.3, E.4, F.5)
-            (7; A.0, B.1, C.2, D.3, E.4, F.5, G.6)
-            (8; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
-            (9; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
-            (10; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
-            (11; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
-            (12; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
-        }
-    };
-}
-pub(crate) use for_each_tuple;
-
-for_each_tuple!(tuple_keys);
 
 // What a derived key's `RowKey` impl calls: the whole key, then its length limit.
 

@@ -9,6 +9,7 @@ pub mod delimited;
 pub(crate) mod flatten;
 pub mod ordered;
 pub(crate) mod prefix;
+mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
