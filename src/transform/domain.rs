@@ -15,8 +15,11 @@ const MAX_NAME: usize = 253;
 ///
 /// Keys that start with a host scatter one site over the whole table: `maps.google.com` and
 /// `www.google.com` sort far apart, next to unrelated sites. Reversed, the names sort by
-/// top-level domain, then domain, then sub-domain, so a site and its sub-domains are one key
-/// range, as in Bigtable's webtable (`com.google.maps/index.html`).
+/// top-level domain, then domain, then sub-domain, as in Bigtable's webtable
+/// (`com.google.maps/index.html`). A domain and its sub-domains are then two key ranges, not
+/// one: the domain itself, and every name that starts with it and a dot. Between them sort
+/// the names that continue it with a byte below `.`, such as `com.google-analytics` (`-` is
+/// below `.`); [`reverse_url`] keys avoid this by putting `/` after the host.
 ///
 /// - The result is lowercase, since host names are case-insensitive.
 /// - One trailing dot (a fully qualified `example.com.`) is dropped: it names the same host,

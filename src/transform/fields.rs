@@ -138,8 +138,10 @@ macro_rules! reversed_text {
 }
 
 reversed_text!(
-    /// A host name stored reversed (`maps.google.com` as `com.google.maps`), so a domain and
-    /// its sub-domains share a key range. Decodes into `ReversedDomain<String>` with the
+    /// A host name stored reversed (`maps.google.com` as `com.google.maps`), so a domain's
+    /// sub-domains sort together, right after names that continue it with a byte below `.`
+    /// (`com.google-analytics`): the domain and its sub-domains are the field's value and the
+    /// prefix `com.google.` of it, two ranges. Decodes into `ReversedDomain<String>` with the
     /// host as written (lowercased).
     ///
     /// ```

@@ -11,8 +11,10 @@
 //!   [`bit_reverse`] (Spanner's `BIT_REVERSE` and bit-reversed sequences) and
 //!   [`bit_reverse_u64`] land consecutive ids far apart, so writes spread over all tablets.
 //! - **One site's hosts are scattered over the table** (`maps.google.com` sorts far from
-//!   `www.google.com`): [`reverse_domain`] and [`reverse_url`] put a domain, its sub-domains
-//!   and all their pages in one key range, as Bigtable's webtable does.
+//!   `www.google.com`): [`reverse_domain`] sorts a domain's sub-domains together (the domain
+//!   and its sub-domains are two ranges: the name, and the prefix `com.google.`), and
+//!   [`reverse_url`] puts a domain, its sub-domains and all their pages in one key range, as
+//!   Bigtable's webtable does.
 //!
 //! As key fields, in either format: [`Reversed`] (`MAX - v`), [`BitReversed`],
 //! [`ReversedDomain`] and [`ReversedUrl`] store the transformed value and decode back.
