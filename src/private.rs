@@ -11,7 +11,7 @@ pub use std::vec::Vec;
 
 pub use crate::error::{Error, Location, Result};
 pub use crate::field::{
-    Alphabet, BigEndian, DecodeField, DecodeText, Desc, EncodeField, EncodeText, Hex, Nanos, Padded, Reversed,
+    Alphabet, BigEndian, DecodeField, DecodeText, Desc, EncodeField, EncodeText, Hex, Integer, Nanos, Padded, Reversed,
 };
 pub use crate::format::delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use crate::format::flatten::{

@@ -97,7 +97,7 @@ fn device_readings_scan_one_device_newest_first() {
     }
 }
 
-/// The device key with a salt bucket in front, as DESIGN §1 shows it.
+/// The device key with a salt bucket in front, as the README's tour and the derive's docs show it.
 #[derive(RowKey, Debug, PartialEq)]
 #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
 struct SaltedReading {

@@ -242,7 +242,7 @@ proptest! {
     }
 }
 
-/// The ordered framing of byte-string fields written out by hand (DESIGN §4): `00` escaped as
+/// The ordered framing of byte-string fields written out by hand (docs/FORMAT.md#ordered-framing): `00` escaped as
 /// `00 ff`, fields joined by `00 01`, an empty field `00 00`, trailing empty fields dropped.
 fn framed_by_hand(fields: &[&[u8]]) -> Vec<u8> {
     let kept = fields.iter().rposition(|f| !f.is_empty()).map_or(0, |last| last + 1);

@@ -1,4 +1,6 @@
-//! The ordering bugs other key encoders shipped (DESIGN §11), each pinned here.
+//! The ordering bugs other key encoders shipped, each pinned here: lengths written beside
+//! variable-length fields, an `FF` terminator or an unescaped NUL, integers without a sign flip and
+//! floats as raw bits, sequences that sort after their extensions, and signed index bytes.
 
 use rowkey::{Desc, RowKey};
 

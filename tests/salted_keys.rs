@@ -183,3 +183,26 @@ fn a_negative_value_cannot_be_reversed() {
     assert!(Delimited::default().to_key(&(Reversed(-1i64),)).is_err());
     assert!((ReversedDomain("a..b"),).to_key().is_err());
 }
+
+/// A modulo salt over a `u64`: the bucket is the value mod the count, also where the value's
+/// bytes could be read as a negative `i64` (the 5 bytes of `2^24`).
+#[derive(rowkey::RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 10, from = [id], hash = "modulo"))]
+struct Job {
+    id: u64,
+    name: String,
+}
+
+#[test]
+fn modulo_salts_take_a_u64_by_value() -> rowkey::Result<()> {
+    use rowkey::RowKey;
+    for id in [16_777_216u64, 1 << 32, u64::MAX, 7] {
+        let job = Job { id, name: "x".into() };
+        let key = job.to_key()?;
+        let bucket = u64::try_from(Job::SCHEMA.inspect(&key)?.fields()[0].value().as_int().unwrap()).unwrap();
+        assert_eq!(bucket, id % 10, "{id}");
+        assert_eq!(Job::from_key(&key)?, job);
+        assert!(Job::scan().id(id).ranges()?.contains(&key));
+    }
+    Ok(())
+}

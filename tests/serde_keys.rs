@@ -1,6 +1,7 @@
 //! serde keys: the bytes equal the core tuple's, order and round trip hold over nested
 //! structs, options, enums of more than 128 variants and sequences, the peers' mistakes
-//! (DESIGN §11) stay fixed, and arbitrary bytes never make `from_key` panic.
+//! (lengths beside variable-length fields, `FF` or bare NUL terminators, no sign flip, enum
+//! indexes past 127 sorting first) stay fixed, and arbitrary bytes never make `from_key` panic.
 #![cfg(feature = "serde")]
 
 use std::cmp::Ordering;

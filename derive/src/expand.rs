@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, GenericParam, Generics, Ident, Lifetime, LifetimeParam, WherePredicate};
 
 use crate::ast::{Field, Input};
+use crate::attr::SaltHash;
 use crate::codec::{self, Lifetimes};
 use crate::ctxt::Ctxt;
 use crate::{fallback, schema, valid};
@@ -242,11 +243,21 @@ fn salt(cx: &Context<'_, '_>, value: &TokenStream) -> Option<(TokenStream, Token
         quote!(#writer.named_field(#name, &#value.#ident)?;)
     });
     let make = quote!(let #salt = #new_salt?;);
-    let bucket = quote! {
-        #p::bucket(&#salt, |#writer| {
-            #(#sources)*
-            ::core::result::Result::Ok(())
-        })?
+    let modulo_source = (salt_attr.hash == SaltHash::Modulo)
+        .then(|| salt_attr.from.first().and_then(|ident| cx.input.field_named(ident)))
+        .flatten();
+    let bucket = match modulo_source {
+        // The value itself: the bytes of a `u64` can also read as another `i64`.
+        Some(field) => {
+            let ident = field.ident;
+            quote!(#salt.modulo_bucket(#p::Integer::to_i128(#value.#ident)))
+        }
+        None => quote! {
+            #p::bucket(&#salt, |#writer| {
+                #(#sources)*
+                ::core::result::Result::Ok(())
+            })?
+        },
     };
     Some((make, bucket))
 }
@@ -410,7 +421,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
                 },
                 quote! {
                     if #index == 0 {
-                        return ::core::option::Option::Some(#p::Alphabet::DIGITS);
+                        return <#p::BucketField as #p::EncodeText>::ALPHABET;
                     }
                     #index -= 1;
                 },

@@ -14,6 +14,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
 use crate::ast::{Field, Input, ScanArg};
+use crate::attr::SaltHash;
 use crate::codec::{self, Lifetimes};
 
 /// A key field the builder can fix, with what it takes.
@@ -281,12 +282,20 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
     let known = (sources.len() == salt.from.len()).then(|| {
         let slots: Vec<&Ident> = sources.iter().map(|s| &s.slot).collect();
         let names = sources.iter().map(|s| s.field.name());
-        quote! {
-            if let (#(#option::Some(#slots),)*) = (#(&self.#slots,)*) {
-                let #bucket = #p::bucket(&#salt_var, |rowkey_source| {
+        let bucket_of_sources = if salt.hash == SaltHash::Modulo {
+            // The value itself: the bytes of a `u64` can also read as another `i64`.
+            quote!(#(#salt_var.modulo_bucket(#p::Integer::to_i128(*#slots)))*)
+        } else {
+            quote! {
+                #p::bucket(&#salt_var, |rowkey_source| {
                     #(rowkey_source.named_field(#names, #slots)?;)*
                     #ok(())
-                })?;
+                })?
+            }
+        };
+        quote! {
+            if let (#(#option::Some(#slots),)*) = (#(&self.#slots,)*) {
+                let #bucket = #bucket_of_sources;
                 return { #body };
             }
         }

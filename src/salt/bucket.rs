@@ -198,6 +198,11 @@ impl Salt {
     /// The bucket for salt source fields already written by an [`OrderedWriter`] (a key
     /// whose fields are all empty is no bytes here, not `00 00`).
     ///
+    /// For [`SaltHash::Modulo`] the bytes are read back as an `i64` field first, then as a
+    /// `u64`: some `u64` values' bytes are also another `i64`'s (the 5 bytes of `2^24` read
+    /// as a negative `i64`), so give a `u64` source to [`modulo_bucket`](Self::modulo_bucket)
+    /// by value, as derived keys do.
+    ///
     /// # Errors
     ///
     /// For [`SaltHash::Modulo`], bytes that are not one integer field.
@@ -503,6 +508,9 @@ impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<Cow<'de, [u8]>, K> {
     }
 }
 
+/// What a bucket field's text is made of: decimal digits, or an MD5 salt's lowercase hex.
+const BUCKET_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "bucket digits (0-9, and a-f for an MD5 salt)" };
+
 /// A salt bucket as a key field, in the form its salt writes it ([`Salt::bucket_field`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BucketField {
@@ -535,7 +543,7 @@ impl EncodeField for BucketField {
 
 /// Digits either way: decimal, or an MD5 salt's lowercase hex.
 impl EncodeText for BucketField {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+    const ALPHABET: Option<Alphabet> = Some(BUCKET_ALPHABET);
 
     #[inline]
     fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
@@ -551,7 +559,7 @@ impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketField, &K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn alphabet(index: usize) -> Option<Alphabet> {
-        if index == 0 { Some(Alphabet::DIGITS) } else { K::alphabet(index - 1) }
+        if index == 0 { Some(BUCKET_ALPHABET) } else { K::alphabet(index - 1) }
     }
 
     fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
@@ -568,7 +576,7 @@ impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<&'de [u8], K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn alphabet(index: usize) -> Option<Alphabet> {
-        if index == 0 { Some(Alphabet::DIGITS) } else { K::alphabet(index - 1) }
+        if index == 0 { Some(BUCKET_ALPHABET) } else { K::alphabet(index - 1) }
     }
 
     fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {

@@ -9,6 +9,7 @@ use crate::format::Delimited;
 use crate::format::ordered::{OrderedReader, OrderedWriter};
 use crate::format::prefix::check_prefix;
 use crate::key::Key;
+use crate::salt::SaltHash;
 use crate::salt::bucket::{check_bucket, read_bucket};
 use crate::schema::decode::{self, Encoded};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
@@ -338,6 +339,17 @@ fn read_delimited(
 /// type in a delimited key), only that the bucket is below the bucket count.
 fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -> Result<()> {
     let salt = found.salt.salt()?;
+    if salt.hash() == SaltHash::Modulo {
+        // The value itself, as the derive computes it: a `u64`'s bytes can read as an `i64`.
+        let value = source_values(found, fields).and_then(|values| match values.as_slice() {
+            [Value::Int(v)] => Some(*v),
+            _ => None,
+        });
+        return match value {
+            Some(v) => check_bucket(found.value, salt.modulo_bucket(v), found.index, found.offset),
+            None => Ok(()),
+        };
+    }
     let expected = match source_bytes(found, fields, delimited) {
         Some(sources) => {
             let mut encoded = Key::new();
@@ -365,6 +377,21 @@ fn bucket_value(salt: &SaltSchema, value: u32) -> Value {
         Ok(digits) if digits > 0 => Value::Str(format!("{value:0digits$x}")),
         _ => Value::Int(value.into()),
     }
+}
+
+/// The value of each salt source field, found by name among the fields after the bucket.
+fn source_values<'f>(found: &FoundBucket, fields: &'f [InspectedField]) -> Option<Vec<&'f Value>> {
+    found
+        .salt
+        .from
+        .iter()
+        .map(|&source| {
+            fields[found.index + 1..].iter().find_map(|f| match f.field {
+                KeyField::Value(schema) if schema.name == source => Some(&f.value),
+                _ => None,
+            })
+        })
+        .collect()
 }
 
 /// The hashed bytes of each salt source field, found by name among the fields after the

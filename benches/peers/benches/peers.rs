@@ -8,7 +8,7 @@
 //! ```
 //!
 //! After criterion's own output it prints a table of medians (ns per key), each one's ratio
-//! to the hand-written encoder, the mean key size of each library, and whether DESIGN §10's
+//! to the hand-written encoder, the mean key size of each library, and whether rowkey's speed
 //! targets hold. The table is read back from the estimates criterion wrote in this run, so a
 //! filtered run shows only what it measured.
 
@@ -142,7 +142,7 @@ fn print_key(group: &str, sizes: &[(&str, f64)], since: SystemTime) -> bool {
         println!("| {} | {} | {ns:.1} | {ratio} |", row.library, row.api);
     }
 
-    // DESIGN §10, on the derived rowkey forms.
+    // rowkey's speed targets, one a row, checked on the derived rowkey forms.
     let peers = |kind: Kind| {
         measured.iter().filter(move |(r, _)| r.kind == kind && r.library != "rowkey").map(|&(r, ns)| (r.library, ns))
     };

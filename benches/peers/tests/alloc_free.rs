@@ -1,4 +1,4 @@
-//! DESIGN §10: a key that fits `Key`'s inline capacity costs no heap allocation to encode (as
+//! A performance target: a key that fits `Key`'s inline capacity costs no heap allocation to encode (as
 //! a tuple, a derived key or through serde), to re-encode into a reused `Key`, or to turn into
 //! the scan range of a 2-field prefix; a borrowing decode allocates nothing either.
 //!
