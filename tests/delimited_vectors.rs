@@ -24,11 +24,11 @@ impl<'de> DelimitedKey<'de> for Row {
     fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> rowkey::Result<()> {
         for value in &self.0 {
             match value {
-                Value::String(s) => w.field(None, s.as_str())?,
-                Value::Bytes(b) => w.field(None, b.as_slice())?,
-                Value::BigEndian(n) => w.field(None, &BigEndian(*n))?,
+                Value::String(s) => w.field(s.as_str())?,
+                Value::Bytes(b) => w.field(b.as_slice())?,
+                Value::BigEndian(n) => w.field(&BigEndian(*n))?,
                 other => panic!("no delimited vector uses {other:?}"),
-            }
+            };
         }
         Ok(())
     }

@@ -375,14 +375,13 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
     let self_type = cx.self_type();
     let fields = field_count(cx, |ty| quote!(#p::delimited_fields::<#de, #ty>()));
     let max_len = Literal::usize_unsuffixed(input.max_len());
-    let some = quote!(::core::option::Option::Some);
     let this = quote!(self);
     let this_value = value.to_token_stream();
 
     let (write_prefix, read_prefix, prefix_alphabet) = match &input.attrs.prefix {
         Some(lit) => (
-            quote!(#w.field(#some(#p::Schema::PREFIX_FIELD), #lit)?;),
-            quote!(#p::check_prefix(#r.field::<&#de [u8]>(#some(#p::Schema::PREFIX_FIELD))?, #lit, 0, 0)?;),
+            quote!(#w.named_field(#p::Schema::PREFIX_FIELD, #lit)?;),
+            quote!(#p::check_prefix(#r.named_field::<&#de [u8]>(#p::Schema::PREFIX_FIELD)?, #lit, 0, 0)?;),
             quote! {
                 if #index == 0 {
                     return ::core::option::Option::None;
@@ -403,13 +402,13 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
             (
                 quote! {
                     #make
-                    #w.field(#some(#p::Schema::BUCKET_FIELD), &#salt.bucket_field(#bucket))?;
+                    #w.named_field(#p::Schema::BUCKET_FIELD, &#salt.bucket_field(#bucket))?;
                 },
                 quote! {
                     #make
                     let #found = #p::read_bucket(
                         &#salt,
-                        #r.field::<&[u8]>(#some(#p::Schema::BUCKET_FIELD))?,
+                        #r.named_field::<&[u8]>(#p::Schema::BUCKET_FIELD)?,
                         true,
                         #index_of,
                         #offset,
@@ -430,8 +429,8 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
         _ => Default::default(),
     };
     let writes =
-        field_writes(cx, &w, &quote!(#p::write_delimited), |name, value| quote!(#w.field(#some(#name), #value)?;));
-    let reads = field_reads(cx, &r, &quote!(#p::read_delimited), |name, ty| quote!(#r.field::<#ty>(#some(#name))?));
+        field_writes(cx, &w, &quote!(#p::write_delimited), |name, value| quote!(#w.named_field(#name, #value)?;));
+    let reads = field_reads(cx, &r, &quote!(#p::read_delimited), |name, ty| quote!(#r.named_field::<#ty>(#name)?));
     let alphabets = field_alphabets(cx, &index);
     let delimiter_text = delimiter.value();
 

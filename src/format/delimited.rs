@@ -193,7 +193,7 @@ impl Delimited {
     /// ```
     pub fn encode_into<'de, T: DelimitedKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
         out.rewrite(|out| {
-            let mut w = DelimitedWriter { format: self, out, fields: 0 };
+            let mut w = DelimitedWriter::new(self, out);
             value.write_fields(&mut w)?;
             w.finish();
             Ok(())
@@ -208,16 +208,10 @@ impl Delimited {
     /// [`Error::Truncated`] for too few fields, [`Error::TrailingBytes`] for too many,
     /// [`Error::Delimiter`] for a byte no field may hold, or what a field's decoder returns.
     pub fn from_key<'de, T: DelimitedKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut r = DelimitedReader { format: self, bytes, pos: 0, fields: T::FIELDS, next_field: 0 };
+        let mut r = DelimitedReader::new(self, bytes, T::FIELDS);
         let value = T::read_fields(&mut r)?;
         r.finish()?;
         Ok(value)
-    }
-
-    /// A reader for a key of `fields` fields, for code that walks a key without a key type
-    /// (schema inspection).
-    pub(crate) fn reader<'f, 'de>(&'f self, bytes: &'de [u8], fields: usize) -> DelimitedReader<'f, 'de> {
-        DelimitedReader { format: self, bytes, pos: 0, fields, next_field: 0 }
     }
 
     /// Appends one field's text, checked against the delimiter: statically by its alphabet
@@ -284,24 +278,58 @@ pub struct DelimitedWriter<'a> {
     fields: usize,
 }
 
-impl DelimitedWriter<'_> {
+impl<'a> DelimitedWriter<'a> {
+    /// A writer that appends fields of `format` to `out` (which may already hold a prefix),
+    /// the counterpart of [`OrderedWriter::new`](crate::format::OrderedWriter::new).
+    ///
+    /// ```
+    /// use rowkey::format::{Delimited, DelimitedWriter};
+    ///
+    /// let format = Delimited::default();
+    /// let mut key = rowkey::Key::new();
+    /// let mut w = DelimitedWriter::new(&format, &mut key);
+    /// w.field("phone")?.named_field("id", &7u16)?;
+    /// w.finish();
+    /// assert_eq!(key, "phone#00007");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn new(format: &'a Delimited, out: &'a mut Key) -> Self {
+        DelimitedWriter { format, out, fields: 0 }
+    }
+
     /// Appends the next field.
     ///
     /// # Errors
     ///
     /// [`Error::Delimiter`] for a byte at or below the delimiter's first byte; what the
     /// field's encoding returns.
-    pub fn field<T: EncodeText + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<()> {
+    pub fn field<T: EncodeText + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        self.push(None, value)
+    }
+
+    /// Appends the next field, naming it in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    pub fn named_field<T: EncodeText + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
+        self.push(Some(name), value)
+    }
+
+    fn push<T: EncodeText + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
         let index = self.fields;
         self.fields += 1;
         if index > 0 {
             self.out.extend_from_slice(&self.format.delimiter);
         }
-        self.format.append_text(self.out, index, name, value)
+        self.format.append_text(self.out, index, name, value)?;
+        Ok(self)
     }
 
-    fn finish(self) {
-        // Bigtable writes a struct of no fields as a single delimiter.
+    /// Completes the key: a key of no fields is the delimiter alone, as Bigtable writes a
+    /// struct of no fields.
+    pub fn finish(self) {
         if self.fields == 0 {
             self.out.extend_from_slice(&self.format.delimiter);
         }
@@ -317,7 +345,32 @@ pub struct DelimitedReader<'f, 'de> {
     next_field: usize,
 }
 
-impl<'de> DelimitedReader<'_, 'de> {
+impl<'f, 'de> DelimitedReader<'f, 'de> {
+    /// A reader of a key of `fields` fields in `format`, the counterpart of
+    /// [`OrderedReader::new`](crate::format::OrderedReader::new).
+    ///
+    /// ```
+    /// use rowkey::format::{Delimited, DelimitedReader};
+    ///
+    /// let format = Delimited::default();
+    /// let mut r = DelimitedReader::new(&format, b"phone#00007", 2);
+    /// let kind: &str = r.field()?;
+    /// let id: u16 = r.named_field("id")?;
+    /// r.finish()?;
+    /// assert_eq!((kind, id), ("phone", 7));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn new(format: &'f Delimited, bytes: &'de [u8], fields: usize) -> Self {
+        DelimitedReader { format, bytes, pos: 0, fields, next_field: 0 }
+    }
+
+    /// The offset of the next field in the key.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     /// Reads the next field.
     ///
     /// # Errors
@@ -325,7 +378,20 @@ impl<'de> DelimitedReader<'_, 'de> {
     /// [`Error::Truncated`] when the key has fewer fields, [`Error::TrailingBytes`] when the
     /// last field is followed by another delimiter, [`Error::Delimiter`] for a byte no field
     /// may hold, or what the field's decoding returns.
-    pub fn field<T: DecodeText<'de>>(&mut self, name: Option<&'static str>) -> Result<T> {
+    pub fn field<T: DecodeText<'de>>(&mut self) -> Result<T> {
+        self.take_field(None)
+    }
+
+    /// Reads the next field, naming it in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    pub fn named_field<T: DecodeText<'de>>(&mut self, name: &'static str) -> Result<T> {
+        self.take_field(Some(name))
+    }
+
+    fn take_field<T: DecodeText<'de>>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next_field;
         self.next_field += 1;
         let start = self.pos;
@@ -364,7 +430,13 @@ impl<'de> DelimitedReader<'_, 'de> {
         Ok(&rest[..end])
     }
 
-    pub(crate) fn finish(self) -> Result<()> {
+    /// Checks that the key ends here: a key of no fields is the delimiter alone (the fields'
+    /// reads check the rest).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Malformed`] for a key of no fields that is not the delimiter.
+    pub fn finish(self) -> Result<()> {
         if self.fields == 0 && self.bytes != self.format.delimiter.as_slice() {
             return Err(Error::Malformed { at: Location::at(0), detail: "a key of no fields is the delimiter alone" });
         }

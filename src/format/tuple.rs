@@ -121,12 +121,12 @@ macro_rules! delimited_tuples {
             }
 
             fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
-                $(w.field(None, &self.$idx)?;)+
+                $(w.field(&self.$idx)?;)+
                 Ok(())
             }
 
             fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>(None)?,)+))
+                Ok(($(r.field::<$name>()?,)+))
             }
         }
     )+};

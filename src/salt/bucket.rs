@@ -563,7 +563,7 @@ impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketField, &K> {
     }
 
     fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
-        w.field(Some("bucket"), &self.bucket)?;
+        w.named_field("bucket", &self.bucket)?;
         self.key.write_fields(w)
     }
 
@@ -580,12 +580,12 @@ impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<&'de [u8], K> {
     }
 
     fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
-        w.field(Some("bucket"), self.bucket)?;
+        w.named_field("bucket", self.bucket)?;
         self.key.write_fields(w)
     }
 
     fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
-        let bucket = r.field::<&'de [u8]>(Some("bucket"))?;
+        let bucket = r.named_field::<&'de [u8]>("bucket")?;
         Ok(Salted { bucket, key: K::read_fields(r)? })
     }
 }

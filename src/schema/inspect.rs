@@ -307,12 +307,12 @@ fn read_delimited(
     buckets: &mut Vec<FoundBucket>,
 ) -> Result<()> {
     let format = Delimited::new(delimiter)?;
-    let mut r = format.reader(key, fields.len());
+    let mut r = crate::format::DelimitedReader::new(&format, key, fields.len());
     let mut offset = 0;
     for (index, &field) in fields.iter().enumerate() {
         let name = field.name();
         let located = |e: Error| e.in_field(index, Some(name), offset);
-        let text: &[u8] = r.field(Some(name))?;
+        let text: &[u8] = r.named_field(name)?;
         let value = match field {
             KeyField::Prefix(prefix) => {
                 check_prefix(text, prefix, index, offset)?;
