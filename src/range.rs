@@ -9,7 +9,6 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Bound, Range, RangeBounds, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
-
 use crate::key::Key;
 
 mod ranges;

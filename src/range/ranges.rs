@@ -203,4 +203,3 @@ impl fmt::Debug for KeyRanges {
         fmt::Display::fmt(self, f)
     }
 }
-
