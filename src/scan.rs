@@ -29,7 +29,7 @@
 //!
 //! Bounds are given in the field type's own order, which is its key order: for a
 //! [`Desc`](crate::Desc) or [`Reversed`](crate::field::Reversed) field, the larger value is
-//! the start. A salted key fixes its bucket first; [`Salt::fan_out`] repeats the bounds in
+//! the start. A salted key fixes its bucket first; [`Salt::fan_out`](crate::salt::Salt::fan_out) repeats the bounds in
 //! every bucket when the bucket is not known.
 
 use std::ops::Bound;
@@ -42,7 +42,6 @@ use crate::format::delimited::DelimitedKey;
 use crate::format::ordered::{EMPTY_FIELD, OrderedKey, SEPARATOR, append_escaped, append_terminated};
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges, prefix_successor};
-use crate::salt::Salt;
 
 /// Scan bounds for an ordered key: fix leading fields with [`fix`](Self::fix), then ask for
 /// [`ranges`](Self::ranges), a [`range`](Self::range) of the next field, or the keys whose
@@ -380,35 +379,5 @@ impl DelimitedScan {
     pub fn starts_with<T: EncodeText + ?Sized>(&self, prefix: &T) -> Result<KeyRanges> {
         self.next_field()?;
         Ok(KeyRanges::from(KeyRange::prefix(&self.extended(prefix, false)?)))
-    }
-}
-
-impl Salt {
-    /// The union of the ranges `per_bucket` gives for every bucket: the fan-out of a read
-    /// that does not know the salt source fields.
-    ///
-    /// # Errors
-    ///
-    /// The first error `per_bucket` returns.
-    ///
-    /// ```
-    /// use rowkey::salt::Salt;
-    /// use rowkey::scan::OrderedScan;
-    ///
-    /// let salt = Salt::farmhash(16)?;
-    /// let ranges = salt.fan_out(|bucket| {
-    ///     let mut scan = OrderedScan::new(3);
-    ///     scan.fix(&bucket)?.fix("phone")?;
-    ///     Ok(scan.ranges())
-    /// })?;
-    /// assert_eq!(ranges.len(), 16);
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    pub fn fan_out(&self, mut per_bucket: impl FnMut(u32) -> Result<KeyRanges>) -> Result<KeyRanges> {
-        let mut all = KeyRanges::new();
-        for bucket in 0..self.buckets() {
-            all.extend(per_bucket(bucket)?);
-        }
-        Ok(all)
     }
 }

@@ -388,29 +388,6 @@ impl Salt {
         Ok((bucket, salted.key))
     }
 
-    /// The key prefix of every bucket in the ordered format, in bucket order. Each bucket's
-    /// keys are exactly the keys that start with its prefix (integer encodings are never a
-    /// prefix of one another), so one prefix scan per bucket reads them all.
-    ///
-    /// ```
-    /// let prefixes = rowkey::salt::Salt::farmhash(4)?.ordered_prefixes();
-    /// assert_eq!(prefixes, [b"\x80", b"\x81", b"\x82", b"\x83"]);
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[must_use]
-    pub fn ordered_prefixes(&self) -> Vec<Key> {
-        (0..self.buckets)
-            .map(|b| {
-                let mut key = Key::new();
-                let mut w = OrderedWriter::new(&mut key);
-                // A bucket field always encodes; the writer adds nothing else for a lone field.
-                let _ = w.field(&self.bucket_field(b));
-                w.finish();
-                key
-            })
-            .collect()
-    }
-
     /// The width of the bucket field in the delimited format: the digits of `buckets - 1`
     /// (hex digits for an MD5 salt).
     #[must_use]
@@ -461,29 +438,6 @@ impl Salt {
         let Salted { bucket: text, key } = format.from_key::<Salted<&'de [u8], K>>(bytes)?;
         let bucket = self.read_bucket(text, true).map_err(|e| e.in_field(0, Some("bucket"), 0))?;
         Ok((bucket, key))
-    }
-
-    /// The key prefix of every bucket in the delimited format: the bucket and the delimiter.
-    ///
-    /// ```
-    /// use rowkey::format::Delimited;
-    ///
-    /// let prefixes = rowkey::salt::Salt::farmhash(12)?.delimited_prefixes(&Delimited::default());
-    /// assert_eq!(prefixes.first().unwrap(), "00#");
-    /// assert_eq!(prefixes.last().unwrap(), "11#");
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[must_use]
-    pub fn delimited_prefixes(&self, format: &Delimited) -> Vec<Key> {
-        (0..self.buckets)
-            .map(|b| {
-                let mut key = Key::new();
-                // The digits of a bucket below the count always fit the width.
-                let _ = self.bucket_field(b).encode_text(&mut key);
-                key.extend_from_slice(format.delimiter());
-                key
-            })
-            .collect()
     }
 }
 

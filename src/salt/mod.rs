@@ -3,6 +3,7 @@
 
 pub(crate) mod bucket;
 pub mod compat;
+mod fan_out;
 pub mod farmhash;
 
 pub use bucket::{BucketField, Salt, SaltHash};
