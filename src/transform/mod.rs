@@ -52,6 +52,7 @@
 mod bits;
 mod domain;
 mod fields;
+mod reversed;
 mod time;
 
 pub use bits::{bit_reverse, bit_reverse_u64};
@@ -59,6 +60,4 @@ pub use domain::{reverse_domain, reverse_url, unreverse_domain, unreverse_url};
 pub use fields::{BitReversed, ReversedDomain, ReversedUrl};
 pub use time::{reverse_timestamp, unreverse_timestamp};
 
-/// The reversed-timestamp field: `Reversed(ts)` stores `T::MAX - ts` in either format
-/// (`i64::MAX - ts` for an `i64` time; `i64::MAX - micros` for a date-time crate's instant).
-pub use crate::field::Reversed;
+pub use reversed::Reversed;

@@ -1,4 +1,5 @@
-//! [`Reversed`]: an integer stored as `MAX - v`, so larger values sort first.
+//! [`Reversed`]: an integer stored as `MAX - v`, so larger values sort first (the date and
+//! time types' impls are with theirs, in `field::instant`).
 
 use std::cmp::Ordering;
 
@@ -15,6 +16,9 @@ use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 /// format it is the reversed value's integer encoding. A negative value is an
 /// [`Error::Unencodable`] (its reversal would overflow and sort wrong). `Reversed` orders its
 /// values in reverse, like [`Desc`](crate::Desc).
+///
+/// A chrono, time or jiff instant or date is reversed the same way, from 1970 on: `i64::MAX`
+/// minus its microseconds, `i32::MAX` minus its days (see [`Timestamp`](crate::field::Timestamp)).
 ///
 /// The reversal does not spread writes: keys that lead with a reversed timestamp still move
 /// monotonically, only toward the start of the key space.
