@@ -42,6 +42,7 @@ use crate::format::delimited::DelimitedKey;
 use crate::format::ordered::{EMPTY_FIELD, OrderedKey, SEPARATOR, append_escaped, append_terminated};
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges, prefix_successor};
+use crate::transform::reverse_domain;
 
 /// Scan bounds for an ordered key: fix leading fields with [`fix`](Self::fix), then ask for
 /// [`ranges`](Self::ranges), a [`range`](Self::range) of the next field, or the keys whose
@@ -231,9 +232,38 @@ impl OrderedScan {
         }
         Ok(KeyRanges::from(KeyRange::prefix(&bytes)))
     }
+
+    /// The keys whose next field is a host name stored reversed (`reverse_domain`) that is
+    /// `host` or one of its sub-domains: two ranges, the reversed name itself and the names
+    /// that continue it with a dot. A name that continues it with a byte below `.`
+    /// (`com.google-analytics` after `com.google`) sorts between the two and is in neither.
+    ///
+    /// # Errors
+    ///
+    /// An invalid host name, or a scan whose fields are all fixed.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::scan::OrderedScan;
+    /// use rowkey::transform::ReversedDomain;
+    ///
+    /// let ranges = OrderedScan::new(2).host_and_subdomains("google.com")?;
+    /// let key = |host: &str| (ReversedDomain(host), "/").to_key();
+    /// assert!(ranges.contains(&key("google.com")?) && ranges.contains(&key("maps.google.com")?));
+    /// assert!(!ranges.contains(&key("google-analytics.com")?) && !ranges.contains(&key("google.co")?));
+    /// assert_eq!(ranges.len(), 2);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn host_and_subdomains(&self, host: &str) -> Result<KeyRanges> {
+        let reversed = reverse_domain(host)?;
+        let mut exact = self.clone();
+        exact.fix(reversed.as_str())?;
+        let mut all = exact.ranges();
+        all.extend(self.starts_with(format!("{reversed}.").as_str())?);
+        Ok(all)
+    }
 }
 
-/// The exclusive end past every key that starts with `prefix`.
 /// The index of the next field to fix, or the error of a scan whose fields are all fixed.
 #[inline]
 fn next_field(fixed: usize, fields: usize) -> Result<usize> {
@@ -247,6 +277,7 @@ fn all_fixed(fields: usize) -> Error {
     Error::argument("scan field", format!("all {fields} fields of the key are fixed already"))
 }
 
+/// The exclusive end past every key that starts with `prefix`.
 fn bound_after(prefix: &[u8]) -> Bound<Key> {
     prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded)
 }
@@ -379,5 +410,31 @@ impl DelimitedScan {
     pub fn starts_with<T: EncodeText + ?Sized>(&self, prefix: &T) -> Result<KeyRanges> {
         self.next_field()?;
         Ok(KeyRanges::from(KeyRange::prefix(&self.extended(prefix, false)?)))
+    }
+
+    /// As [`OrderedScan::host_and_subdomains`], for a delimited key.
+    ///
+    /// # Errors
+    ///
+    /// An invalid host name, or a scan whose fields are all fixed.
+    ///
+    /// ```
+    /// use rowkey::format::Delimited;
+    /// use rowkey::scan::DelimitedScan;
+    /// use rowkey::transform::ReversedDomain;
+    ///
+    /// let hash = Delimited::default();
+    /// let ranges = DelimitedScan::new(&hash, 2).host_and_subdomains("google.com")?;
+    /// assert_eq!(ranges.to_string(), "{[com.google#, com.google$), [com.google., com.google/)}");
+    /// assert!(ranges.contains(&hash.to_key(&(ReversedDomain("maps.google.com"), "x"))?));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn host_and_subdomains(&self, host: &str) -> Result<KeyRanges> {
+        let reversed = reverse_domain(host)?;
+        let mut exact = self.clone();
+        exact.fix(reversed.as_str())?;
+        let mut all = exact.ranges();
+        all.extend(self.starts_with(format!("{reversed}.").as_str())?);
+        Ok(all)
     }
 }

@@ -146,7 +146,10 @@ proptest! {
     }
 
     #[test]
-    fn nanos_text_sorts(a in text_timestamps::<chrono::DateTime<chrono::Utc>>(), extra in 0u32..1000) {
+    fn nanos_text_sorts(
+        a in text_timestamps::<chrono::DateTime<chrono::Utc>>().prop_filter("room for a microsecond", |t| t.timestamp() < 253_402_300_799),
+        extra in 0u32..1000,
+    ) {
         let a = a + chrono::Duration::nanoseconds(i64::from(extra));
         let b = a + chrono::Duration::nanoseconds(1);
         delimited(&Nanos(a), &Nanos(b), Ordering::Less)?;

@@ -28,6 +28,9 @@ struct Step<'f, 'a> {
     range: Option<Ident>,
     /// The struct field holding a `starts_with` prefix, for plain string fields.
     prefix: Option<Ident>,
+    /// The struct field holding a host whose sub-domains a scan includes, for ascending
+    /// `reverse_domain` fields.
+    domain: Option<Ident>,
 }
 
 fn arg_type(field: &Field<'_>, lifetimes: &Lifetimes) -> TokenStream {
@@ -64,6 +67,8 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
                 prefix: field
                     .scan_starts_with()
                     .then(|| format_ident!("rowkey_{}_prefix", name, span = Span::mixed_site())),
+                domain: (field.attrs.reverse_domain.is_some() && field.attrs.desc.is_none() && !field.shape.optional)
+                    .then(|| format_ident!("rowkey_{}_domain", name, span = Span::mixed_site())),
             }
         })
         .collect();
@@ -76,20 +81,23 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
         let (slot, arg) = (&s.slot, &s.arg);
         let range = s.range.as_ref().map(|r| quote!(#r: #option<(#p::Bound<#arg>, #p::Bound<#arg>)>,));
         let prefix = s.prefix.as_ref().map(|r| quote!(#r: #option<&#lt str>,));
-        quote!(#slot: #option<#arg>, #range #prefix)
+        let domain = s.domain.as_ref().map(|r| quote!(#r: #option<&#lt str>,));
+        quote!(#slot: #option<#arg>, #range #prefix #domain)
     });
     let empty = steps.iter().map(|s| {
         let slot = &s.slot;
         let range = s.range.as_ref().map(|r| quote!(#r: #option::None,));
         let prefix = s.prefix.as_ref().map(|r| quote!(#r: #option::None,));
-        quote!(#slot: #option::None, #range #prefix)
+        let domain = s.domain.as_ref().map(|r| quote!(#r: #option::None,));
+        quote!(#slot: #option::None, #range #prefix #domain)
     });
     let methods = steps.iter().enumerate().map(|(k, step)| step_methods(k, step, &builder, p, &lt));
     let moves = steps.iter().map(|s| {
         let slot = &s.slot;
         let range = s.range.as_ref().map(|r| quote!(#r: self.#r,));
         let prefix = s.prefix.as_ref().map(|r| quote!(#r: self.#r,));
-        quote!(#slot: self.#slot, #range #prefix)
+        let domain = s.domain.as_ref().map(|r| quote!(#r: self.#r,));
+        quote!(#slot: self.#slot, #range #prefix #domain)
     });
     // Counted here rather than read from the key's trait impl, so a flattened type that does
     // not derive `RowKey` is reported once, not again by the builder. Fixing stops at a
@@ -192,6 +200,23 @@ fn step_methods(k: usize, step: &Step<'_, '_>, builder: &Ident, p: &TokenStream,
             }
         }
     });
+    let domain = step.domain.as_ref().map(|r| {
+        let method = format_ident!("{}_with_subdomains", name);
+        let doc = format!(
+            "Keeps the keys whose `{}` is the host or one of its sub-domains (`google.com` and `maps.google.com`, \
+             not `google-analytics.com`): two ranges, the host and the names under it; no later field can be fixed.",
+            field.name()
+        );
+        quote! {
+            #[doc = #doc]
+            #[must_use]
+            pub fn #method(self, rowkey_host: &#lt str) -> #builder<#lt, { usize::MAX }> {
+                let mut rowkey_next = self.rowkey_into::<{ usize::MAX }>();
+                rowkey_next.#r = ::core::option::Option::Some(rowkey_host);
+                rowkey_next
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl<#lt> #builder<#lt, #here> {
@@ -205,6 +230,7 @@ fn step_methods(k: usize, step: &Step<'_, '_>, builder: &Ident, p: &TokenStream,
 
             #range
             #prefix
+            #domain
         }
     }
 }
@@ -251,9 +277,17 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
                 }
             }
         });
+        let domain = step.domain.as_ref().map(|r| {
+            quote! {
+                if let #option::Some(rowkey_host) = self.#r {
+                    break 'rowkey_fields #scan.host_and_subdomains(rowkey_host);
+                }
+            }
+        });
         quote! {
             #range
             #prefix
+            #domain
             match &self.#slot {
                 #option::Some(#value) => {
                     #scan.fix(#fixed)?;
