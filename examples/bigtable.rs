@@ -5,14 +5,14 @@
 //!
 //! ```sh
 //! gcloud beta emulators bigtable start --host-port=127.0.0.1:8086 &
-//! BIGTABLE_EMULATOR_HOST=127.0.0.1:8086 cargo run --example bigtable --features bigtable-client
+//! BIGTABLE_EMULATOR_HOST=127.0.0.1:8086 cargo run --example bigtable --features bigtable
 //! ```
 //!
 //! Against an instance, with application default credentials (`gcloud auth
 //! application-default login`):
 //!
 //! ```sh
-//! BIGTABLE_PROJECT=my-project BIGTABLE_INSTANCE=my-instance cargo run --example bigtable --features bigtable-client
+//! BIGTABLE_PROJECT=my-project BIGTABLE_INSTANCE=my-instance cargo run --example bigtable --features bigtable
 //! ```
 //!
 //! The table `rowkey_readings` (column family `r`) is created with `cbt` when it is missing.

@@ -2,7 +2,7 @@
 //! `Reading::SCHEMA`, and the Bigtable row key schema that lets GoogleSQL read the key's
 //! fields by name.
 //!
-//! `cargo run --example schema --features bigtable` (the feature prints the schema file)
+//! `cargo run --example schema --features bigtable-schema` (the feature prints the schema file)
 
 use rowkey::RowKey;
 
@@ -37,7 +37,7 @@ fn main() -> rowkey::Result<()> {
     print_bigtable_schema()
 }
 
-#[cfg(feature = "bigtable")]
+#[cfg(feature = "bigtable-schema")]
 fn print_bigtable_schema() -> rowkey::Result<()> {
     use rowkey::schema::ExportOptions;
 
@@ -61,8 +61,8 @@ fn print_bigtable_schema() -> rowkey::Result<()> {
     Ok(())
 }
 
-#[cfg(not(feature = "bigtable"))]
+#[cfg(not(feature = "bigtable-schema"))]
 fn print_bigtable_schema() -> rowkey::Result<()> {
-    println!("(run with --features bigtable to print the Bigtable row key schema)");
+    println!("(run with --features bigtable-schema to print the Bigtable row key schema)");
     Ok(())
 }

@@ -82,7 +82,7 @@ fn main() -> Result<(), Error> {
     for range in &buckets {
         streams.push(table.range::<&[u8]>(range.bounds())?);
     }
-    let merged = rowkey::merge::try_merge(streams, |(key, _)| Sample::SCHEMA.unsalted(key.value()).ok().map(Key::from));
+    let merged = rowkey::try_merge(streams, |(key, _)| Sample::SCHEMA.unsalted(key.value()).ok().map(Key::from));
     let mut samples = Vec::new();
     for row in merged {
         samples.push(Sample::from_key(row?.0.value())?);

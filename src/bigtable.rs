@@ -1,4 +1,4 @@
-//! Bigtable over its v2 Data API (feature `bigtable-client`): [`KeyRange`]s and [`KeyRanges`] as
+//! Bigtable over its v2 Data API (feature `bigtable`): [`KeyRange`]s and [`KeyRanges`] as
 //! `RowRange`s and `RowSet`s, reads merged across salt buckets, and batched writes.
 //!
 //! The client is [`bigtable_rs`], re-exported here so that the connection and the request

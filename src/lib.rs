@@ -68,8 +68,8 @@
 //! | `derive` | yes | `#[derive(RowKey)]`: composite keys, typed scan builders, `SCHEMA` |
 //! | `serde` | yes | [`to_key`] / [`from_key`] for any `Serialize` / `Deserialize` type |
 //! | `proptest` | no | `rowkey::testing`: strategies and assertions that a key type sorts as its values do |
-//! | `bigtable` | no | `Schema::to_bigtable_json`: the row key schema Bigtable's Admin API and GoogleSQL read (serde_json) |
-//! | `bigtable-client` | no | `rowkey::bigtable`: ranges as `RowSet`s, merged fan-out reads and batched writes on the Bigtable Data API (`bigtable_rs`, tokio) |
+//! | `bigtable-schema` | no | `Schema::to_bigtable_json`: the row key schema Bigtable's Admin API and GoogleSQL read (serde_json) |
+//! | `bigtable` | no | `rowkey::bigtable`: ranges as `RowSet`s, merged fan-out reads and batched writes on the Bigtable Data API (`bigtable_rs`, tokio) |
 //! | `uuid` | no | `uuid::Uuid` fields: 16 bytes, or hyphenated text; [`field::uuid_v7_range`] |
 //! | `ulid` | no | `ulid::Ulid` fields: 16 bytes, or Crockford base32; [`field::ulid_range`] |
 //! | `chrono` | no | chrono's `DateTime<Utc>`, `DateTime<FixedOffset>`, `NaiveDateTime` and `NaiveDate` fields |
@@ -83,7 +83,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-#[cfg(feature = "bigtable-client")]
+#[cfg(feature = "bigtable")]
 pub mod bigtable;
 mod error;
 pub mod field;
@@ -91,7 +91,7 @@ pub mod format;
 pub mod hotspot;
 pub mod key;
 mod key_buf;
-pub mod merge;
+mod merge;
 pub mod range;
 mod row_key;
 pub mod salt;
@@ -110,7 +110,7 @@ pub mod __private;
 pub use error::{Error, Location, Result};
 pub use field::{BigEndian, Desc};
 pub use key::Key;
-pub use merge::{merge, try_merge};
+pub use merge::{Merge, TryMerge, merge, try_merge};
 pub use range::{KeyRange, KeyRanges, key_after, prefix_successor};
 pub use row_key::{RowKey, RowKeyOwned};
 #[cfg(feature = "serde")]

@@ -69,12 +69,12 @@ where
 ///     vec![Ok(1), Ok(4)],
 ///     vec![Ok(2), Err("bucket 1 timed out"), Ok(3)],
 /// ];
-/// let rows: Vec<Result<i32, &str>> = rowkey::merge::try_merge(buckets, |row| *row).collect();
+/// let rows: Vec<Result<i32, &str>> = rowkey::try_merge(buckets, |row| *row).collect();
 /// assert_eq!(rows, [Ok(1), Ok(2), Err("bucket 1 timed out")]);
 ///
 /// // Or stop at the first error with `collect` into a `Result`:
 /// let all: Result<Vec<i32>, &str> =
-///     rowkey::merge::try_merge([vec![Ok(3)], vec![Ok(1), Ok(5)]], |row| *row).collect();
+///     rowkey::try_merge([vec![Ok(3)], vec![Ok(1), Ok(5)]], |row| *row).collect();
 /// assert_eq!(all, Ok(vec![1, 3, 5]));
 /// ```
 pub fn try_merge<I, T, E, F, K>(streams: I, key_of: F) -> TryMerge<<I::Item as IntoIterator>::IntoIter, F, K>
@@ -90,7 +90,7 @@ where
 /// The iterator [`merge`] returns.
 ///
 /// ```
-/// let merged: rowkey::merge::Merge<_, _, _> = rowkey::merge([[1, 3], [2, 4]], |n| *n);
+/// let merged: rowkey::Merge<_, _, _> = rowkey::merge([[1, 3], [2, 4]], |n| *n);
 /// assert_eq!(merged.collect::<Vec<_>>(), [1, 2, 3, 4]);
 /// ```
 pub struct Merge<S: Iterator, F, K> {
@@ -132,7 +132,7 @@ impl<S: Iterator, F, K> fmt::Debug for Merge<S, F, K> {
 /// The iterator [`try_merge`] returns.
 ///
 /// ```
-/// let merged = rowkey::merge::try_merge([[Ok::<_, ()>(2)], [Ok(1)]], |n| *n);
+/// let merged = rowkey::try_merge([[Ok::<_, ()>(2)], [Ok(1)]], |n| *n);
 /// assert_eq!(merged.collect::<Result<Vec<_>, _>>(), Ok(vec![1, 2]));
 /// ```
 pub struct TryMerge<S: Iterator, F, K> {

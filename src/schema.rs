@@ -40,13 +40,13 @@ use std::fmt;
 use crate::error::Result;
 use crate::salt::{Salt, SaltHash};
 
-#[cfg(feature = "bigtable")]
+#[cfg(feature = "bigtable-schema")]
 mod bigtable;
 mod decode;
 mod inspect;
 mod value;
 
-#[cfg(feature = "bigtable")]
+#[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
 pub use inspect::{InspectedField, Inspection};
 pub use value::Value;

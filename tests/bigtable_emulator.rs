@@ -10,7 +10,7 @@
 //!
 //! The emulator (`cbtemulator` from the Google Cloud SDK) is started on a free port of
 //! 127.0.0.1 and killed when the test ends, also when it fails. Without it the test prints
-//! why it was skipped and passes. Run with `cargo test --features bigtable-client --test
+//! why it was skipped and passes. Run with `cargo test --features bigtable --test
 //! bigtable_emulator`.
 
 #[path = "bigtable_emulator/emulator.rs"]

@@ -2,7 +2,7 @@
 //! and a decoder that knows only that JSON (Bigtable's struct and field encodings, written
 //! here from the Admin API's documentation) reads every generated key back to the values the
 //! key was written from. So the schema names exactly the encodings the keys are written with.
-#![cfg(feature = "bigtable")]
+#![cfg(feature = "bigtable-schema")]
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -574,7 +574,7 @@ impl<T: RowKeyOwned + Debug> Table<T> {
         let read = self.store.db.begin_read().unwrap();
         let table = read.open_table(ROWS).unwrap();
         let streams: Vec<_> = ranges.iter().map(|range| table.range::<&[u8]>(range.bounds()).unwrap()).collect();
-        rowkey::merge::try_merge(streams, |(key, _)| unsalted(key.value()))
+        rowkey::try_merge(streams, |(key, _)| unsalted(key.value()))
             .map(|row| self.row(row.unwrap().1.value() as usize))
             .collect()
     }
