@@ -76,6 +76,56 @@ fn times_own_serde_impl_mis_sorts_and_the_order_check_catches_it() {
     assert!(panic_text(assert_order_preserving::<Serde<AdaptedOffset>>).is_none());
 }
 
+/// chrono's `DateTime` with its own serde impl (RFC 3339 text), and through the adapter.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct PlainChrono {
+    at: DateTime<Utc>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct AdaptedChrono {
+    #[serde(with = "rowkey::serde::as_field")]
+    at: DateTime<Utc>,
+}
+
+/// The six instants: whole seconds and fractions, before 1970, and year 10000.
+fn chrono_instants() -> impl Strategy<Value = DateTime<Utc>> {
+    prop::sample::select(vec![
+        "2020-05-01T00:00:40Z",
+        "2020-05-01T00:00:40.500Z",
+        "2020-05-01T00:00:40.050Z",
+        "1969-12-31T23:59:59Z",
+        "+10000-01-01T00:00:00Z",
+        "2020-05-01T00:00:41Z",
+    ])
+    .prop_map(|text| text.parse().unwrap())
+}
+
+impl Arbitrary for PlainChrono {
+    type Parameters = ();
+    type Strategy = BoxedStrategy<Self>;
+    fn arbitrary_with(_: ()) -> Self::Strategy {
+        chrono_instants().prop_map(|at| PlainChrono { at }).boxed()
+    }
+}
+
+impl Arbitrary for AdaptedChrono {
+    type Parameters = ();
+    type Strategy = BoxedStrategy<Self>;
+    fn arbitrary_with(_: ()) -> Self::Strategy {
+        chrono_instants().prop_map(|at| AdaptedChrono { at }).boxed()
+    }
+}
+
+#[test]
+fn the_order_check_fails_on_plain_chrono_and_passes_with_the_adapter() {
+    // chrono serializes as Display text, which the serializer refuses: the check fails on the
+    // first key, naming the adapter.
+    let failure = panic_text(assert_order_preserving::<Serde<PlainChrono>>).expect("the check must fail");
+    assert!(failure.contains("rowkey::serde::as_field"), "{failure}");
+    assert!(panic_text(assert_order_preserving::<Serde<AdaptedChrono>>).is_none());
+}
+
 #[test]
 fn display_text_is_refused_naming_the_field_and_the_adapter() {
     #[derive(Serialize)]
