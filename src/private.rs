@@ -28,3 +28,22 @@ pub use crate::salt::{BucketField, Salt, SaltHash};
 pub use crate::scan::{DelimitedScan, OrderedScan};
 pub use crate::schema::{Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};
 pub use crate::transform::{BitReversed, ReversedDomain};
+
+/// What `hash = "md5"` in a derive stands on: rowkey's `md5` feature. Without the feature the
+/// derive would compile and every key would then fail at run time, so the generated code
+/// calls [`require_md5`] and the missing feature is a compile error with the fix in it.
+pub struct Md5Feature;
+
+/// Implemented by [`Md5Feature`] only when rowkey is built with its `md5` feature.
+#[diagnostic::on_unimplemented(
+    message = "`hash = \"md5\"` needs rowkey's `md5` feature",
+    label = "an MD5 salt, but rowkey is built without its `md5` feature",
+    note = "enable it where rowkey is a dependency: `rowkey = {{ version = \"...\", features = [\"md5\"] }}` in Cargo.toml"
+)]
+pub trait Md5Enabled {}
+
+#[cfg(feature = "md5")]
+impl Md5Enabled for Md5Feature {}
+
+/// Compiles only when `T` is [`Md5Feature`] and the `md5` feature is on.
+pub const fn require_md5<T: Md5Enabled>() {}

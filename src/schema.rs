@@ -35,6 +35,7 @@
 //! assert_eq!(names, ["bucket", "device_type", "device_id", "ts_millis"]);
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::Result;
@@ -323,12 +324,27 @@ impl SaltSchema {
     }
 }
 
+/// `16 buckets, farmhash of device_id`; an MD5 salt shows its hex digits:
+/// `65536 buckets, md5 hex(4) of ip`.
+///
+/// ```
+/// use rowkey::salt::SaltHash;
+/// use rowkey::schema::SaltSchema;
+///
+/// let salt = SaltSchema { buckets: 65_536, hash: SaltHash::Md5Hex, from: &["ip"] };
+/// assert_eq!(salt.to_string(), "65536 buckets, md5 hex(4) of ip");
+/// ```
 impl fmt::Display for SaltSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hash = match self.hash {
-            SaltHash::FarmHash => "farmhash",
-            SaltHash::Modulo => "modulo",
-            SaltHash::Md5Hex => "md5 hex",
+            SaltHash::FarmHash => "farmhash".into(),
+            SaltHash::Modulo => "modulo".into(),
+            // The digit count is what a reader of the key sees; a hand-written schema with
+            // another count shows none rather than a wrong one.
+            SaltHash::Md5Hex => match crate::salt::bucket::md5_digits(self.buckets) {
+                Some(digits) => Cow::Owned(format!("md5 hex({digits})")),
+                None => "md5 hex".into(),
+            },
         };
         write!(f, "{} buckets, {hash} of {}", self.buckets, self.from.join(", "))
     }

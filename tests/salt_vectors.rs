@@ -126,19 +126,10 @@ fn salting_vectors() {
                 assert_eq!(padded.len(), decimal_width(buckets), "pad width: {row}");
                 assert_eq!(format!("{bucket:0w$}", w = padded.len()), padded, "padded: {row}");
             }
+            // The rows themselves; the salt is checked against them by `md5_hex_prefix_vectors`.
             "md5_hex_prefix" => {
-                let n: usize = num(params.split_whitespace().nth(1).expect("prefix length"));
+                let n = md5_prefix_len(params);
                 assert_eq!(&hash[..n], result, "prefix: {row}");
-                // The salt's bucket field, in both formats, is exactly the prefix.
-                let text = String::from_utf8(input_bytes(input)).expect("text input");
-                let salt = rowkey::salt::Salt::md5_hex(16u32.pow(u32::try_from(n).unwrap())).unwrap();
-                let bucket = salt.bucket(&(text.as_str(),)).unwrap();
-                assert_eq!(format!("{bucket:0n$x}"), result, "bucket: {row}");
-                let ordered = salt.ordered_key(&(text.as_str(),), &(text.as_str(),)).unwrap();
-                assert_eq!(&ordered.as_bytes()[..n], result.as_bytes(), "ordered key: {row}");
-                let format = rowkey::format::Delimited::new("|").unwrap().unchecked();
-                let delimited = salt.delimited_key(&format, &(text.as_str(),), &(text.as_str(),)).unwrap();
-                assert_eq!(delimited.as_bytes(), format!("{result}|{text}").as_bytes(), "delimited key: {row}");
             }
             _ => panic!("unknown row kind {kind:?}: {row}"),
         }
@@ -155,6 +146,62 @@ fn salting_vectors() {
         ("time_mod_bucket", 4),
     ];
     assert_eq!(counts.into_iter().collect::<Vec<_>>(), want);
+}
+
+/// The `n` of an `md5_hex_prefix` row's `first n hex chars`.
+fn md5_prefix_len(params: &str) -> usize {
+    num(params.split_whitespace().nth(1).unwrap_or_else(|| panic!("no prefix length in {params:?}")))
+}
+
+/// Tablestore's "first 4 hex characters of MD5(key)": for each `md5_hex_prefix` row, the
+/// bucket of a key salted from the row's one string is the row's digits, as a number, as the
+/// key's first field in both formats, and as inspection shows it. The first mismatch fails,
+/// naming the row.
+#[cfg(feature = "md5")]
+#[test]
+fn md5_hex_prefix_vectors() {
+    use common::{Md5Name, Md5NameOrdered};
+    use rowkey::RowKey;
+    use rowkey::format::Delimited;
+    use rowkey::salt::Salt;
+
+    let mut checked = 0;
+    for (row, f) in rows(SALTING_TSV).iter().filter(|(_, f)| f[0] == "md5_hex_prefix") {
+        let (input, params, digest, want) = (&*f[1], &*f[2], &*f[3], &*f[4]);
+        assert_eq!(md5_prefix_len(params), 4, "a 4-digit row: {row}");
+        let text = String::from_utf8(input_bytes(input)).unwrap_or_else(|e| panic!("not UTF-8 ({e}): {row}"));
+
+        // Every digit count reads the digest's leading digits.
+        for digits in 1..=4usize {
+            let salt = Salt::md5_hex(16u32.pow(u32::try_from(digits).unwrap())).unwrap();
+            let bucket = salt.bucket(&(text.as_str(),)).unwrap_or_else(|e| panic!("bucket ({e}): {row}"));
+            assert_eq!(format!("{bucket:0digits$x}"), digest[..digits], "{digits}-digit bucket: {row}");
+            let key = salt.delimited_key(&Delimited::new("!").unwrap(), &(text.as_str(),), &(text.as_str(),));
+            let key = key.unwrap_or_else(|e| panic!("{digits}-digit delimited key ({e}): {row}"));
+            assert_eq!(key, *format!("{}!{text}", &digest[..digits]), "{digits}-digit delimited key: {row}");
+        }
+
+        // The derived keys: the digits, then the string.
+        let delimited = Md5Name { name: text.clone() };
+        let key = delimited.to_key().unwrap_or_else(|e| panic!("delimited key ({e}): {row}"));
+        assert_eq!(key, *format!("{want}!{text}"), "delimited key: {row}");
+        assert_eq!(Md5Name::from_key(&key).ok(), Some(delimited), "delimited round trip: {row}");
+        let shown = Md5Name::SCHEMA.inspect(&key).unwrap_or_else(|e| panic!("inspect ({e}): {row}"));
+        assert_eq!(shown.value("bucket").and_then(|v| v.as_str()), Some(want), "inspected bucket: {row}");
+
+        let ordered = Md5NameOrdered { name: text.clone() };
+        let key = ordered.to_key().unwrap_or_else(|e| panic!("ordered key ({e}): {row}"));
+        // The digits as a string field: its `00 01` terminator, then the name, unless the name
+        // is empty and so left out, as the ordered format leaves out trailing empty fields.
+        let expected = if text.is_empty() { want.into() } else { [want, "\0\u{1}", &text].concat() };
+        assert_eq!(key, *expected.as_bytes(), "ordered key: {row}");
+        assert_eq!(Md5NameOrdered::from_key(&key).ok(), Some(ordered), "ordered round trip: {row}");
+        let shown = Md5NameOrdered::SCHEMA.inspect(&key).unwrap_or_else(|e| panic!("inspect ({e}): {row}"));
+        assert_eq!(shown.value("bucket").and_then(|v| v.as_str()), Some(want), "inspected bucket: {row}");
+        checked += 1;
+    }
+    // Guards against a truncated copy of the file, as `salting_vectors` does.
+    assert_eq!(checked, 7, "md5_hex_prefix rows");
 }
 
 #[test]

@@ -77,6 +77,26 @@ struct Monitor {
     metric: String,
 }
 
+/// Tablestore's monitoring key with its MD5 prefix, in the ordered format: the bucket is the
+/// first 4 hex digits of MD5 of the host, text in the key and a STRING in the schema.
+#[cfg(feature = "md5")]
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 65536, from = [host], hash = "md5"))]
+struct HostMonitor {
+    host: String,
+    metric: String,
+    time: i64,
+}
+
+/// The same in the delimited format.
+#[cfg(feature = "md5")]
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", salt(buckets = 4096, from = [host], hash = "md5"))]
+struct HostMonitorText {
+    host: String,
+    metric: String,
+}
+
 /// Every ordered-format encoding that has a Bigtable type, and three that need BYTES.
 #[derive(RowKey, Clone, Debug, PartialEq)]
 #[rowkey(prefix = "ledger", salt(buckets = 4, from = [kind]))]
@@ -155,6 +175,27 @@ fn golden_web_page() {
 #[test]
 fn golden_salted_monitor() {
     assert_golden("salted_monitor", &Monitor::SCHEMA.to_bigtable_json().unwrap());
+}
+
+#[cfg(feature = "md5")]
+#[test]
+fn golden_md5_monitor() {
+    assert_golden("md5_monitor", &HostMonitor::SCHEMA.to_bigtable_json().unwrap());
+}
+
+#[cfg(feature = "md5")]
+#[test]
+fn md5_buckets_are_strings_in_both_formats() {
+    let string = serde_json::json!({ "stringType": { "encoding": { "utf8Bytes": {} } } });
+    let bucket = |schema: &Json| schema["fields"][0].clone();
+    let field = serde_json::json!({ "fieldName": "bucket", "type": string });
+    assert_eq!(bucket(&json_of(&HostMonitor::SCHEMA, &ExportOptions::new())), field);
+    assert_eq!(bucket(&json_of(&HostMonitorText::SCHEMA, &ExportOptions::new())), field);
+    // Asking for the string it already is, or for its bytes, works as for other fields.
+    let asked = json_of(&HostMonitor::SCHEMA, &ExportOptions::new().field_as_string("bucket"));
+    assert_eq!(bucket(&asked)["type"], string);
+    let bytes = json_of(&HostMonitor::SCHEMA, &ExportOptions::new().field_as_bytes("bucket"));
+    assert!(bucket(&bytes)["type"].get("bytesType").is_some(), "{bytes}");
 }
 
 #[test]
@@ -523,6 +564,33 @@ proptest! {
         prop_assert_eq!(decoded, named(vec![
             ("bucket", Cell::Int(time.rem_euclid(16))),
             ("time", Cell::Int(time)),
+            ("host", Cell::Str(host)),
+            ("metric", Cell::Str(metric)),
+        ]));
+    }
+
+    #[cfg(feature = "md5")]
+    #[test]
+    fn md5_monitors_decode_by_the_schema(host: String, metric in "[a-z\\x00]{0,4}", time: i64) {
+        let key = HostMonitor { host: host.clone(), metric: metric.clone(), time }.to_key().unwrap();
+        let decoded = decode_with_json(&json_of(&HostMonitor::SCHEMA, &ExportOptions::new()), &key).unwrap();
+        let bucket = Salt::md5_hex(65_536).unwrap().bucket(&(host.as_str(),)).unwrap();
+        prop_assert_eq!(decoded, named(vec![
+            ("bucket", Cell::Str(format!("{bucket:04x}"))),
+            ("host", Cell::Str(host)),
+            ("metric", Cell::Str(metric)),
+            ("time", Cell::Int(time)),
+        ]));
+    }
+
+    #[cfg(feature = "md5")]
+    #[test]
+    fn delimited_md5_monitors_decode_by_the_schema(host in "[a-z0-9.]{0,12}", metric in "[a-z]{0,4}") {
+        let key = HostMonitorText { host: host.clone(), metric: metric.clone() }.to_key().unwrap();
+        let decoded = decode_with_json(&json_of(&HostMonitorText::SCHEMA, &ExportOptions::new()), &key).unwrap();
+        let bucket = Salt::md5_hex(4096).unwrap().bucket(&(host.as_str(),)).unwrap();
+        prop_assert_eq!(decoded, named(vec![
+            ("bucket", Cell::Str(format!("{bucket:03x}"))),
             ("host", Cell::Str(host)),
             ("metric", Cell::Str(metric)),
         ]));

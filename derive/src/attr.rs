@@ -423,12 +423,6 @@ fn salt(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Salt> {
         let at = inner.path.span();
         if inner.path == BUCKETS {
             let (n, lit) = integer::<u32>(&inner, BUCKETS, "buckets = 16")?;
-            if !(1..=65_536).contains(&n) {
-                cx.error(
-                    &lit,
-                    "a salt has 1 to 65536 buckets; a few times the number of servers is typical, such as 16",
-                );
-            }
             set(cx, &mut buckets, BUCKETS, at, (n, lit));
         } else if inner.path == FROM {
             let fields = source_fields(&inner)?;
@@ -462,17 +456,19 @@ fn salt(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Salt> {
     if buckets.is_none() {
         cx.error_at(span, "`salt` needs a bucket count: `salt(buckets = 16, from = [...])`");
     }
-    if let Some((n, lit)) = &buckets
-        && hash_kind == SaltHash::Md5Hex
-        && ![16, 256, 4096, 65_536].contains(n)
-    {
-        cx.error(
+    // Checked once the hash is known, so that an MD5 salt's count gets its own advice only.
+    match &buckets {
+        Some((n, lit)) if hash_kind == SaltHash::Md5Hex && ![16, 256, 4096, 65_536].contains(n) => cx.error(
             lit,
             format!(
                 "an md5 salt's buckets are the first 1 to 4 hex digits of the digest, so there are 16, 256, 4096 or \
                  65536 of them, not {n}: Tablestore's 4-character prefix is `buckets = 65536`"
             ),
-        );
+        ),
+        Some((n, lit)) if !(1..=65_536).contains(n) => {
+            cx.error(lit, "a salt has 1 to 65536 buckets; a few times the number of servers is typical, such as 16");
+        }
+        _ => {}
     }
     if from.is_none() {
         cx.error_at(

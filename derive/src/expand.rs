@@ -56,12 +56,35 @@ fn expand(input: &Input<'_>) -> TokenStream {
     let assertions = flatten_assertions(&cx);
     let format = if input.is_delimited() { delimited_impls(&cx) } else { ordered_impls(&cx) };
     let scan = scan_builder(&cx);
+    let features = feature_checks(&cx);
     quote! {
         #schema
         #format
         #assertions
         #scan
+        #features
     }
+}
+
+/// A compile-time check that the runtime has the features the attributes need: an MD5 salt
+/// built without rowkey's `md5` feature would otherwise compile and fail on every key. The
+/// runtime's diagnostic says which feature to enable, at the `"md5"` of the attribute.
+fn feature_checks(cx: &Context<'_, '_>) -> TokenStream {
+    let Some(salt) = cx.input.attrs.salt.as_ref().filter(|s| s.hash == SaltHash::Md5Hex) else {
+        return TokenStream::new();
+    };
+    let span = salt.hash_lit.as_ref().map_or(salt.span, syn::LitStr::span);
+    // The whole path on the literal: rustc points at a path's span, and one joined from the
+    // runtime path's tokens and the literal's falls back to the derive.
+    let p: TokenStream =
+        cx.p.clone()
+            .into_iter()
+            .map(|mut token| {
+                token.set_span(span);
+                token
+            })
+            .collect();
+    quote_spanned!(span=> const _: () = #p::require_md5::<#p::Md5Feature>();)
 }
 
 fn lifetimes(generics: &Generics) -> Lifetimes {
@@ -310,7 +333,7 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
                 },
                 quote! {
                     #make_again
-                    #p::check_bucket(#found, #bucket_of_value, #index, #at)?;
+                    #p::check_bucket(&#salt, #found, #bucket_of_value, #index, #at)?;
                 },
             )
         }
@@ -416,7 +439,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
                 },
                 quote! {
                     #make_again
-                    #p::check_bucket(#found, #bucket_of_value, #index_of, #offset)?;
+                    #p::check_bucket(&#salt, #found, #bucket_of_value, #index_of, #offset)?;
                 },
                 quote! {
                     if #index == 0 {
@@ -582,6 +605,20 @@ mod tests {
         assert!(!out.contains("rowkey ::"), "{out}");
         // The standard library only through `::core` and the runtime's re-exports.
         assert!(!out.contains(":: std ::") && !out.contains(":: alloc ::"), "{out}");
+    }
+
+    #[test]
+    fn only_an_md5_salt_requires_the_md5_feature() {
+        let require = "const _ : () = rk :: __private :: require_md5 :: < rk :: __private :: Md5Feature > ()";
+        let md5 =
+            expand(r#"#[rowkey(crate = "rk", salt(buckets = 256, from = [a], hash = "md5"))] struct K { a: String }"#);
+        assert!(md5.contains(require), "{md5}");
+        for hash in ["farmhash", "modulo"] {
+            let other = expand(&format!(
+                r#"#[rowkey(crate = "rk", salt(buckets = 16, from = [a], hash = "{hash}"))] struct K {{ a: u32 }}"#
+            ));
+            assert!(!other.contains("require_md5"), "{other}");
+        }
     }
 
     #[test]

@@ -396,10 +396,11 @@ fn check_delimiter(cx: &Ctxt, input: &Input<'_>) {
     if let Some(salt) = &input.attrs.salt
         && first >= b'0'
     {
+        let digits = if salt.hash == SaltHash::Md5Hex { "hex digits (0-9, a-f)" } else { "decimal digits" };
         cx.error_at(
             salt.span,
             format!(
-                "the bucket is written as decimal digits, and the delimiter {delimiter:?} starts with {}, which is \
+                "the bucket is written as {digits}, and the delimiter {delimiter:?} starts with {}, which is \
                      not below '0': choose a delimiter below '0', such as \"#\"",
                 shown(first)
             ),

@@ -12,6 +12,12 @@ use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_ke
 use crate::key::Key;
 use crate::salt::farmhash::farm_fingerprint;
 
+/// The hex digits of an MD5 salt of `buckets` buckets, whose count must be 16 to the power of
+/// its 1 to 4 digits; `None` for any other count.
+pub(crate) fn md5_digits(buckets: u32) -> Option<usize> {
+    [16, 256, 4096, 65_536].iter().position(|&n| n == buckets).map(|i| i + 1)
+}
+
 /// How a salt picks a bucket from the key's salt source fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SaltHash {
@@ -25,8 +31,24 @@ pub enum SaltHash {
     /// The first hex digits of the MD5 digest of the source fields' ordered encoding:
     /// Tablestore's "first 4 characters of MD5(ip)" prefix. The bucket count is 16, 256, 4096
     /// or 65536 (one to four digits), and the bucket field is those lowercase hex digits in
-    /// both formats, so a table can be pre-split at round hex boundaries. Needs the `md5`
-    /// feature.
+    /// both formats, so a table can be pre-split at round hex boundaries. The bucket's number
+    /// is the digits' value, so fan-out and merging work as for the other salts.
+    ///
+    /// The variant exists with or without the `md5` feature, so that a match on `SaltHash`
+    /// does not change with features; without it, [`Salt::new`] refuses it (and
+    /// `hash = "md5"` in a derive does not compile).
+    ///
+    /// ```
+    /// use rowkey::format::Delimited;
+    /// use rowkey::salt::{Salt, SaltHash};
+    ///
+    /// // MD5("10.10.0.1") is 7e4abb77...
+    /// let salt = Salt::new(65_536, SaltHash::Md5Hex)?;
+    /// let key = salt.delimited_key(&Delimited::default(), &("10.10.0.1",), &("10.10.0.1", "cpu"))?;
+    /// assert_eq!(key, "7e4a#10.10.0.1#cpu");
+    /// assert!(Salt::new(1000, SaltHash::Md5Hex).is_err()); // not 16^digits
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
     Md5Hex,
 }
 
@@ -69,7 +91,9 @@ impl Salt {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`] for a bucket count outside 1 to 65536.
+    /// [`Error::InvalidArgument`] for a bucket count outside 1 to 65536; for
+    /// [`SaltHash::Md5Hex`], a count other than 16, 256, 4096 or 65536, or rowkey built
+    /// without its `md5` feature.
     ///
     /// ```
     /// use rowkey::salt::{Salt, SaltHash};
@@ -78,12 +102,6 @@ impl Salt {
     /// assert!(Salt::new(0, SaltHash::FarmHash).is_err());
     /// ```
     pub fn new(buckets: u32, hash: SaltHash) -> Result<Salt> {
-        if !(1..=Self::MAX_BUCKETS).contains(&buckets) {
-            return Err(Error::argument(
-                "bucket count",
-                format!("{buckets} is outside 1 to 65536; a few times the number of servers is typical, such as 16"),
-            ));
-        }
         if hash == SaltHash::Md5Hex {
             if !cfg!(feature = "md5") {
                 return Err(Error::argument(
@@ -91,7 +109,9 @@ impl Salt {
                     "an MD5 salt needs rowkey's `md5` feature: add `features = [\"md5\"]` to the rowkey dependency",
                 ));
             }
-            if ![16, 256, 4096, 65_536].contains(&buckets) {
+            // Before the general range, so that 0 or 100000 also hears which counts an MD5
+            // salt takes.
+            if md5_digits(buckets).is_none() {
                 return Err(Error::argument(
                     "bucket count",
                     format!(
@@ -100,6 +120,12 @@ impl Salt {
                     ),
                 ));
             }
+        }
+        if !(1..=Self::MAX_BUCKETS).contains(&buckets) {
+            return Err(Error::argument(
+                "bucket count",
+                format!("{buckets} is outside 1 to 65536; a few times the number of servers is typical, such as 16"),
+            ));
         }
         Ok(Salt { buckets, hash })
     }
@@ -170,9 +196,10 @@ impl Salt {
     /// The bucket for the salt source fields, given as a tuple (or any [`OrderedKey`]).
     ///
     /// It depends on those fields' values only, so a reader that knows them knows the
-    /// bucket. For [`SaltHash::FarmHash`] the input is the fields' ordered encoding: for a
-    /// single string field without `\0`, its UTF-8 bytes (none for `""`), so GoogleSQL's
-    /// `ABS(MOD(FARM_FINGERPRINT(field), buckets))` gives the same bucket.
+    /// bucket. For [`SaltHash::FarmHash`] and [`SaltHash::Md5Hex`] the input is the fields'
+    /// ordered encoding: for a single string field without `\0`, its UTF-8 bytes (none for
+    /// `""`), so GoogleSQL's `ABS(MOD(FARM_FINGERPRINT(field), buckets))`, or the first hex
+    /// characters of `MD5(field)` that Tablestore's examples compute, give the same bucket.
     ///
     /// # Errors
     ///
@@ -261,8 +288,8 @@ impl Salt {
     #[must_use]
     pub fn hex_digits(&self) -> usize {
         match self.hash {
-            // 16, 256, 4096 or 65536: a power of 16.
-            SaltHash::Md5Hex => self.buckets.trailing_zeros() as usize / 4,
+            // `new` admitted only the counts that have digits.
+            SaltHash::Md5Hex => md5_digits(self.buckets).unwrap_or(0),
             SaltHash::FarmHash | SaltHash::Modulo => 0,
         }
     }
@@ -304,6 +331,13 @@ impl Salt {
     /// assert!(salt.read_bucket(b"7", true).is_err()); // two digits for 16 buckets
     /// assert!(salt.read_bucket(b"16", true).is_err()); // not a bucket
     /// assert_eq!(salt.read_bucket(b"\x87", false)?, 7);
+    ///
+    /// // An MD5 salt's bucket: exactly its lowercase hex digits, in both formats.
+    /// let md5 = Salt::md5_hex(65_536)?;
+    /// assert_eq!(md5.read_bucket(b"e674", true)?, 0xe674);
+    /// assert_eq!(md5.read_bucket(b"e674", false)?, 0xe674);
+    /// assert!(md5.read_bucket(b"E674", true).is_err()); // uppercase
+    /// assert!(md5.read_bucket(b"e67", true).is_err()); // short
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn read_bucket(&self, bytes: &[u8], delimited: bool) -> Result<u32> {
@@ -323,12 +357,17 @@ impl Salt {
                     .then(|| bytes.iter().try_fold(0u32, |acc, b| Some(acc << 4 | hex(b)?)))
                     .flatten();
                 value.ok_or_else(|| {
+                    let found = String::from_utf8_lossy(bytes);
+                    // Uppercase is the likeliest slip when keys come from other code.
+                    let hint = if bytes.len() == digits && found.to_ascii_lowercase().bytes().all(|b| hex(&b).is_some())
+                    {
+                        "; write the digits in lowercase, as the salt does"
+                    } else {
+                        ""
+                    };
                     Error::invalid(
                         "bucket",
-                        format!(
-                            "an MD5 salt's bucket is {digits} lowercase hex digits, found {:?}",
-                            String::from_utf8_lossy(bytes)
-                        ),
+                        format!("an MD5 salt's bucket is {digits} lowercase hex digits, found {found:?}{hint}"),
                     )
                 })?
             }
@@ -465,7 +504,26 @@ impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<Cow<'de, [u8]>, K> {
 /// What a bucket field's text is made of: decimal digits, or an MD5 salt's lowercase hex.
 const BUCKET_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "bucket digits (0-9, and a-f for an MD5 salt)" };
 
-/// A salt bucket as a key field, in the form its salt writes it ([`Salt::bucket_field`]).
+/// A salt bucket as a key field, in the form its salt writes it ([`Salt::bucket_field`]):
+/// what a hand-built key or scan puts first so that it matches the salt's own keys.
+///
+/// ```
+/// use rowkey::field::EncodeText;
+/// use rowkey::salt::Salt;
+///
+/// // Tablestore's pre-split points for four tablets of a 4-digit MD5 salt.
+/// let salt = Salt::md5_hex(65_536)?;
+/// let splits: Vec<String> = [0x4000, 0x8000, 0xc000]
+///     .map(|bucket| {
+///         let mut text = Vec::new();
+///         salt.bucket_field(bucket).encode_text(&mut text)?;
+///         Ok(String::from_utf8(text).expect("hex digits"))
+///     })
+///     .into_iter()
+///     .collect::<rowkey::Result<_>>()?;
+/// assert_eq!(splits, ["4000", "8000", "c000"]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BucketField {
     bucket: u32,
@@ -565,10 +623,16 @@ pub fn bucket(salt: &Salt, write: impl FnOnce(&mut OrderedWriter<'_>) -> Result<
 /// # Errors
 ///
 /// [`Error::InvalidField`] naming the bucket field when they differ.
-pub fn check_bucket(found: u32, expected: u32, index: usize, offset: usize) -> Result<()> {
+pub fn check_bucket(salt: &Salt, found: u32, expected: u32, index: usize, offset: usize) -> Result<()> {
     if found == expected {
         return Ok(());
     }
+    // As the key shows them: an MD5 salt's buckets are hex digits in the key.
+    let shown = |bucket: u32| match salt.hex_digits() {
+        0 => bucket.to_string(),
+        digits => format!("{bucket:0digits$x}"),
+    };
+    let (found, expected) = (shown(found), shown(expected));
     Err(Error::invalid(
         "bucket",
         format!(

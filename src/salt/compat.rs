@@ -6,8 +6,9 @@
 //! arithmetic, signed `byte`s and truncating `%`. Invalid parameters give
 //! `None` where the Java would throw or where the system refuses the setting.
 //!
-//! MD5-based prefixes (the first hex characters of a digest) are not provided:
-//! they need an MD5 implementation, which the standard library lacks.
+//! MD5-based prefixes (the first hex characters of a digest) are a salt of their
+//! own, [`SaltHash::Md5Hex`](crate::salt::SaltHash::Md5Hex) behind the `md5`
+//! feature, rather than a function here.
 
 /// Java `Arrays.hashCode(byte[])`: `h = 31 * h + b` over the bytes read as
 /// signed, starting from 1, wrapping on overflow.

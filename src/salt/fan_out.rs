@@ -12,11 +12,17 @@ use crate::salt::Salt;
 impl Salt {
     /// The key prefix of every bucket in the ordered format, in bucket order. Each bucket's
     /// keys are exactly the keys that start with its prefix (integer encodings are never a
-    /// prefix of one another), so one prefix scan per bucket reads them all.
+    /// prefix of one another, and an MD5 salt's hex digits all have one width), so one
+    /// prefix scan per bucket reads them all.
     ///
     /// ```
-    /// let prefixes = rowkey::salt::Salt::farmhash(4)?.ordered_prefixes();
+    /// use rowkey::salt::Salt;
+    ///
+    /// let prefixes = Salt::farmhash(4)?.ordered_prefixes();
     /// assert_eq!(prefixes, [b"\x80", b"\x81", b"\x82", b"\x83"]);
+    /// // An MD5 salt's buckets are their hex digits, in the same order as their numbers.
+    /// let prefixes = Salt::md5_hex(256)?.ordered_prefixes();
+    /// assert_eq!((prefixes[0x00].as_bytes(), prefixes[0xa7].as_bytes()), (&b"00"[..], &b"a7"[..]));
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     #[must_use]
@@ -41,6 +47,8 @@ impl Salt {
     /// let prefixes = rowkey::salt::Salt::farmhash(12)?.delimited_prefixes(&Delimited::default());
     /// assert_eq!(prefixes.first().unwrap(), "00#");
     /// assert_eq!(prefixes.last().unwrap(), "11#");
+    /// let prefixes = rowkey::salt::Salt::md5_hex(65_536)?.delimited_prefixes(&Delimited::default());
+    /// assert_eq!(prefixes.last().unwrap(), "ffff#");
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     #[must_use]
@@ -70,7 +78,8 @@ impl Salt {
     /// let salt = Salt::farmhash(16)?;
     /// let ranges = salt.fan_out(|bucket| {
     ///     let mut scan = OrderedScan::new(3);
-    ///     scan.fix(&bucket)?.fix("phone")?;
+    ///     // The bucket as the salt writes it: a number here, hex digits for an MD5 salt.
+    ///     scan.fix(&salt.bucket_field(bucket))?.fix("phone")?;
     ///     Ok(scan.ranges())
     /// })?;
     /// assert_eq!(ranges.len(), 16);

@@ -346,7 +346,7 @@ fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -
             _ => None,
         });
         return match value {
-            Some(v) => check_bucket(found.value, salt.modulo_bucket(v), found.index, found.offset),
+            Some(v) => check_bucket(&salt, found.value, salt.modulo_bucket(v), found.index, found.offset),
             None => Ok(()),
         };
     }
@@ -366,7 +366,7 @@ fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -
     // Reading the bucket checked its form and range; with the source fields known, their
     // bucket too.
     match expected {
-        Some(expected) => check_bucket(found.value, expected, found.index, found.offset),
+        Some(expected) => check_bucket(&salt, found.value, expected, found.index, found.offset),
         None => Ok(()),
     }
 }

@@ -139,3 +139,38 @@ pub fn parse_struct(input: &str) -> Vec<(Value, bool)> {
     }
     fields
 }
+
+// MD5 hex-prefix salts (feature `md5`, which the crate's tests always have), one for each
+// digit count and format pairing the vector and property tests need.
+
+/// A key of one string behind the first 4 hex characters of its MD5, delimited by `!`, below
+/// every byte of the vector inputs (which hold `#`): the key of input `row1` is `e674!row1`.
+#[derive(rowkey::RowKey, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[rowkey(delimited = "!", salt(buckets = 65536, from = [name], hash = "md5"))]
+pub struct Md5Name {
+    pub name: String,
+}
+
+/// [`Md5Name`] in the ordered format.
+#[derive(rowkey::RowKey, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[rowkey(salt(buckets = 65536, from = [name], hash = "md5"))]
+pub struct Md5NameOrdered {
+    pub name: String,
+}
+
+/// One hex digit of MD5 of the sequence number, which comes after the device: a read of one
+/// device fans out over the 16 buckets.
+#[derive(rowkey::RowKey, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[rowkey(salt(buckets = 16, from = [seq], hash = "md5"))]
+pub struct DeviceEvent {
+    pub device: String,
+    pub seq: u64,
+}
+
+/// [`DeviceEvent`] with three hex digits, in the delimited format.
+#[derive(rowkey::RowKey, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[rowkey(delimited = "#", salt(buckets = 4096, from = [seq], hash = "md5"))]
+pub struct DeviceEventText {
+    pub device: String,
+    pub seq: u64,
+}

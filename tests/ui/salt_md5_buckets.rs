@@ -7,4 +7,11 @@ struct Monitor {
     at: i64,
 }
 
+// Outside 1 to 65536 as well: one error, with the MD5 counts.
+#[derive(RowKey)]
+#[rowkey(salt(hash = "md5", buckets = 0, from = [ip]))]
+struct Empty {
+    ip: std::net::Ipv4Addr,
+}
+
 fn main() {}
