@@ -70,8 +70,8 @@
 //! | `proptest` | no | `rowkey::testing`: strategies and assertions that a key type sorts as its values do |
 //! | `bigtable-schema` | no | `Schema::to_bigtable_json`: the row key schema Bigtable's Admin API and GoogleSQL read (serde_json) |
 //! | `bigtable` | no | `rowkey::bigtable`: ranges as `RowSet`s, merged fan-out reads and batched writes on the Bigtable Data API (`bigtable_rs`, tokio) |
-//! | `uuid` | no | `uuid::Uuid` fields: 16 bytes, or hyphenated text; [`field::uuid_v7_range`] |
-//! | `ulid` | no | `ulid::Ulid` fields: 16 bytes, or Crockford base32; [`field::ulid_range`] |
+//! | `uuid` | no | `uuid::Uuid` fields: 16 bytes, or hyphenated text; `field::uuid_v7_range` |
+//! | `ulid` | no | `ulid::Ulid` fields: 16 bytes, or Crockford base32; `field::ulid_range` |
 //! | `chrono` | no | chrono's `DateTime<Utc>`, `DateTime<FixedOffset>`, `NaiveDateTime` and `NaiveDate` fields |
 //! | `time` | no | time's `OffsetDateTime`, `UtcDateTime`, `PrimitiveDateTime` and `Date` fields |
 //! | `jiff` | no | jiff's `Timestamp`, `civil::DateTime` and `civil::Date` fields |
