@@ -2,6 +2,10 @@
 //! round-trip, scan as expected over a `BTreeMap` standing in for the table, and are
 //! byte-identical to the equivalent tuple, `Delimited` and `Salt` keys built by hand.
 
+mod common;
+
+use common::keys::{DeviceReading, Monitor, TenantReading, WebPage};
+
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -14,16 +18,6 @@ use rowkey::scan::{DelimitedScan, OrderedScan};
 use rowkey::schema::{Encoding, Format, KeyField, Transform};
 use rowkey::transform::{BitReversed, ReversedDomain};
 use rowkey::{BigEndian, Desc, Error, Key, KeyRanges, RowKey};
-
-/// Bigtable's schema guide: device type, device id, then the time, newest first.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#")]
-struct DeviceReading {
-    device_type: String,
-    device_id: String,
-    #[rowkey(reverse)]
-    ts_millis: i64,
-}
 
 /// The same key, decoded without copying the strings.
 #[derive(RowKey, Debug, PartialEq)]
@@ -139,18 +133,6 @@ fn salted_key_with_a_wrong_bucket_is_refused() {
     assert_eq!(err.location().name(), Some("bucket"), "{err}");
 }
 
-/// Bigtable's multi-tenant key: `tenant#device_type#device_id#date`, readable in `cbt`.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#")]
-struct TenantReading {
-    tenant: String,
-    device_type: String,
-    #[rowkey(hex)]
-    device_id: u32,
-    #[rowkey(width = 8)]
-    date: u32,
-}
-
 #[test]
 fn tenant_key_is_readable_and_matches_the_tuple() {
     let row =
@@ -194,16 +176,6 @@ fn one_tenants_scan_never_sees_another_tenant() {
     }
 }
 
-/// Bigtable's webtable: reversed host, path, newest crawl first.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-struct WebPage {
-    #[rowkey(reverse_domain)]
-    host: String,
-    path: String,
-    #[rowkey(desc)]
-    crawled: SystemTime,
-}
-
 fn at(secs: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_secs(secs)
 }
@@ -244,15 +216,6 @@ fn web_table_groups_a_domain_and_puts_new_crawls_first() {
     scan.fix(&ReversedDomain("maps.google.com")).unwrap();
     let found: Vec<_> = rows_in(&table, &scan.ranges());
     assert_eq!(found.iter().map(|p| p.crawled).collect::<Vec<_>>(), [at(20), at(10)]);
-}
-
-/// Tablestore's monitoring key: the time itself picks one of 16 buckets (`time % 16`).
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
-struct Monitor {
-    time: i64,
-    host: String,
-    metric: String,
 }
 
 /// A metric series hashed to one of 8 buckets by host and metric, newest point first.

@@ -2,21 +2,15 @@
 //! fields, next-field ranges (ascending, descending, reversed), prefixes, salted fan-out and
 //! known buckets, in both formats.
 
+mod common;
+
+use common::keys::{Monitor, Reading};
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 use rowkey::RowKey;
 use rowkey::testing::{assert_decode_total, assert_scan_exact, edge_strings};
-
-/// Bigtable's device key, newest first, salted by device.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
-struct Reading {
-    device_type: String,
-    device_id: String,
-    #[rowkey(reverse)]
-    ts_millis: i64,
-}
 
 /// A tenant table in the ordered format, with a descending time and an optional tag.
 #[derive(RowKey, Clone, Debug, PartialEq)]
@@ -26,14 +20,6 @@ struct Event {
     #[rowkey(desc)]
     at: SystemTime,
     kind: Option<String>,
-}
-
-/// Tablestore's `time % 16` buckets.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
-struct Monitor {
-    time: i64,
-    host: String,
 }
 
 fn reading() -> impl Strategy<Value = Reading> {
@@ -123,7 +109,10 @@ fn event_scans_are_exact() {
 
 #[test]
 fn modulo_salted_scans_are_exact() {
-    let rows = prop::collection::vec((0i64..200, "[a-c]{1,2}").prop_map(|(time, host)| Monitor { time, host }), 0..80);
+    let rows = prop::collection::vec(
+        (0i64..200, "[a-c]{1,2}").prop_map(|(time, host)| Monitor { time, host, metric: "cpu".into() }),
+        0..80,
+    );
     assert_scan_exact(
         rows,
         (0i64..200, "[a-c]{0,2}"),

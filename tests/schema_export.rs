@@ -4,6 +4,10 @@
 //! key was written from. So the schema names exactly the encodings the keys are written with.
 #![cfg(feature = "bigtable-schema")]
 
+mod common;
+
+use common::keys::{DeviceReading, Monitor, Reading, TenantReading, WebPage, WebPageMicros};
+
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -14,68 +18,6 @@ use rowkey::schema::{ExportOptions, Schema};
 use rowkey::transform::{BitReversed, reverse_domain};
 use rowkey::{Error, RowKey};
 use serde_json::Value as Json;
-
-/// Bigtable's schema guide: device type, device id, then the time, newest first.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#")]
-struct DeviceReading {
-    device_type: String,
-    device_id: String,
-    #[rowkey(reverse)]
-    ts_millis: i64,
-}
-
-/// The quickstart's key: the device key with a salt bucket in front.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
-struct Reading {
-    device_type: String,
-    device_id: String,
-    #[rowkey(reverse)]
-    ts_millis: i64,
-}
-
-/// Bigtable's multi-tenant key, readable in `cbt`.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#")]
-struct TenantReading {
-    tenant: String,
-    device_type: String,
-    #[rowkey(hex)]
-    device_id: u32,
-    #[rowkey(width = 8)]
-    date: u32,
-}
-
-/// Bigtable's webtable: reversed host, path, newest crawl first (by `reverse`, which a schema
-/// can describe; `desc` cannot be).
-#[derive(RowKey, Clone, Debug, PartialEq)]
-struct WebPage {
-    #[rowkey(reverse_domain)]
-    host: String,
-    path: String,
-    #[rowkey(reverse)]
-    crawled_micros: i64,
-}
-
-/// The same webtable with the crawl time as a descending timestamp.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-struct WebPageDesc {
-    #[rowkey(reverse_domain)]
-    host: String,
-    path: String,
-    #[rowkey(desc)]
-    crawled: SystemTime,
-}
-
-/// Tablestore's monitoring key: the time picks one of 16 buckets.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
-struct Monitor {
-    time: i64,
-    host: String,
-    metric: String,
-}
 
 /// Tablestore's monitoring key with its MD5 prefix, in the ordered format: the bucket is the
 /// first 4 hex digits of MD5 of the host, text in the key and a STRING in the schema.
@@ -169,7 +111,7 @@ fn golden_tenant_reading() {
 
 #[test]
 fn golden_web_page() {
-    assert_golden("web_page", &WebPage::SCHEMA.to_bigtable_json().unwrap());
+    assert_golden("web_page", &WebPageMicros::SCHEMA.to_bigtable_json().unwrap());
 }
 
 #[test]
@@ -247,9 +189,9 @@ fn per_field_choices_override_the_defaults() {
 
 #[test]
 fn descending_fields_cannot_be_described() {
-    let err = schema_error(&WebPageDesc::SCHEMA, &ExportOptions::new().bytes_for_unsupported());
+    let err = schema_error(&WebPage::SCHEMA, &ExportOptions::new().bytes_for_unsupported());
     assert!(err.starts_with("`crawled`: it is descending (`desc`)"), "{err}");
-    let err = schema_error(&WebPageDesc::SCHEMA, &ExportOptions::new().field_as_bytes("crawled"));
+    let err = schema_error(&WebPage::SCHEMA, &ExportOptions::new().field_as_bytes("crawled"));
     assert!(err.contains("a schema file cannot mark it DESC"), "{err}");
 }
 
@@ -548,8 +490,8 @@ proptest! {
     fn web_pages_decode_by_the_schema(
         host in "[a-z]{1,8}(\\.[a-z]{1,8}){0,3}", path: String, crawled_micros in 0..=i64::MAX,
     ) {
-        let key = WebPage { host: host.clone(), path: path.clone(), crawled_micros }.to_key().unwrap();
-        let decoded = decode_with_json(&json_of(&WebPage::SCHEMA, &ExportOptions::new()), &key).unwrap();
+        let key = WebPageMicros { host: host.clone(), path: path.clone(), crawled_micros }.to_key().unwrap();
+        let decoded = decode_with_json(&json_of(&WebPageMicros::SCHEMA, &ExportOptions::new()), &key).unwrap();
         prop_assert_eq!(decoded, named(vec![
             ("host", Cell::Str(reverse_domain(&host).unwrap())),
             ("path", Cell::Str(path)),

@@ -6,6 +6,10 @@
 //!
 //! Rows and queries come from a fixed seed, so a failure reproduces on every run.
 
+mod common;
+
+use common::keys::{Reading, TenantReading};
+
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::ops::{Bound, RangeBounds};
@@ -27,28 +31,6 @@ const QUERIES: usize = 150;
 
 // ---------------------------------------------------------------------------------------
 // The key types, one per scenario.
-
-/// The quickstart's key: salted by device, newest first, delimited.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
-struct Reading {
-    device_type: String,
-    device_id: String,
-    #[rowkey(reverse)]
-    ts_millis: i64,
-}
-
-/// Multi-tenant: the tenant first.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#")]
-struct TenantReading {
-    tenant: String,
-    device_type: String,
-    #[rowkey(hex)]
-    device_id: u32,
-    #[rowkey(width = 8)]
-    date: u32,
-}
 
 /// The web table: reversed host, path, newest crawl first.
 #[derive(RowKey, Clone, Debug, PartialEq)]
