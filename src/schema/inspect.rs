@@ -379,24 +379,9 @@ fn bucket_value(salt: &SaltSchema, value: u32) -> Value {
     }
 }
 
-/// The value of each salt source field, found by name among the fields after the bucket.
-fn source_values<'f>(found: &FoundBucket, fields: &'f [InspectedField]) -> Option<Vec<&'f Value>> {
-    found
-        .salt
-        .from
-        .iter()
-        .map(|&source| {
-            fields[found.index + 1..].iter().find_map(|f| match f.field {
-                KeyField::Value(schema) if schema.name == source => Some(&f.value),
-                _ => None,
-            })
-        })
-        .collect()
-}
-
-/// The hashed bytes of each salt source field, found by name among the fields after the
-/// bucket.
-fn source_bytes(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -> Option<Vec<Vec<u8>>> {
+/// Each salt source field's schema and value, found by name among the fields after the
+/// bucket; `None` when one is missing.
+fn sources<'f>(found: &FoundBucket, fields: &'f [InspectedField]) -> Option<Vec<(&'static FieldSchema, &'f Value)>> {
     found
         .salt
         .from
@@ -407,9 +392,15 @@ fn source_bytes(found: &FoundBucket, fields: &[InspectedField], delimited: bool)
                 _ => None,
             })
         })
-        .map(|source| {
-            let (schema, value): (&FieldSchema, &Value) = source?;
-            decode::natural_bytes(schema, value, delimited)
-        })
         .collect()
+}
+
+/// The value of each salt source field.
+fn source_values<'f>(found: &FoundBucket, fields: &'f [InspectedField]) -> Option<Vec<&'f Value>> {
+    Some(sources(found, fields)?.into_iter().map(|(_, value)| value).collect())
+}
+
+/// The hashed bytes of each salt source field.
+fn source_bytes(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -> Option<Vec<Vec<u8>>> {
+    sources(found, fields)?.into_iter().map(|(schema, value)| decode::natural_bytes(schema, value, delimited)).collect()
 }
