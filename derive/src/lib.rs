@@ -54,7 +54,7 @@ use proc_macro::TokenStream;
 /// | `ordered` | the ordered binary format, Bigtable's `OrderedCodeBytes` (the default) |
 /// | `delimited = "#"` | text fields joined by the delimiter, Bigtable's `DelimitedBytes` |
 /// | `prefix = "user"` | a constant first field; decoding checks it |
-/// | `salt(buckets = 16, from = [a, b], hash = "farmhash")` | a bucket field after the prefix: FarmHash Fingerprint64 of the source fields' ordered encoding (of their plain values, before any field attribute), or with `hash = "modulo"` one integer field's value mod `buckets`. Decoding recomputes it and refuses a key whose bucket differs |
+/// | `salt(buckets = 16, from = [a, b], hash = "farmhash")` | a bucket field after the prefix: FarmHash Fingerprint64 of the source fields' ordered encoding (of their plain values, before any field attribute), with `hash = "modulo"` one integer field's value mod `buckets`, or with `hash = "md5"` (feature `md5`; 16, 256, 4096 or 65536 buckets) the first hex digits of MD5 of that encoding, written as those digits. Decoding recomputes it and refuses a key whose bucket differs |
 /// | `max_len = 4096` | the longest key, in bytes (default 4096, Bigtable's limit); longer is `Error::TooLong` |
 /// | `allow_hotspot` | silence the hotspot check below |
 /// | `crate = "path"` | where the runtime crate is, when it is not `::rowkey` |
@@ -64,19 +64,20 @@ use proc_macro::TokenStream;
 /// | attribute | runtime wrapper | fits |
 /// |---|---|---|
 /// | `desc` | `Desc` | any type; ordered format |
-/// | `reverse` | `Reversed` (`MAX - v`) | integers |
+/// | `reverse` | `Reversed` (`MAX - v`) | integers; chrono, time and jiff instants and dates |
 /// | `bit_reverse` | `BitReversed` | `i64`, `u64` |
 /// | `reverse_domain` | `ReversedDomain` | `String` |
 /// | `hex` | `Hex` | integers, `Vec<u8>`, `[u8; N]`; delimited format |
 /// | `width = N` | `Padded<T, N>` | integers, `1 <= N <=` the type's digits; delimited format |
 /// | `big_endian` | `BigEndian` | integers; ordered format |
+/// | `nanos` | `Nanos` (nanoseconds rather than microseconds) | chrono, time and jiff instants |
 /// | `flatten` | the type's own fields | a struct that derives `RowKey` in the same format |
 /// | `rename = "name"` | | the field's name in errors and in `SCHEMA` |
 /// | `skip` | | not part of the key; `Default` on decode |
 /// | `monotonic` | | the values grow with time (see the hotspot check) |
 ///
 /// On an `Option<T>` field the wrapper applies to `T`. A field has at most one of `reverse`,
-/// `bit_reverse`, `reverse_domain`, `hex`, `width` and `big_endian`.
+/// `bit_reverse`, `reverse_domain`, `hex`, `width`, `big_endian` and `nanos`.
 ///
 /// # Compile-time checks
 ///
