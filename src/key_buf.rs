@@ -27,12 +27,12 @@ fn half_has_nul(half: u32) -> bool {
 }
 
 #[inline(always)]
-fn word(bytes: &[u8]) -> u64 {
+pub(crate) fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default())
 }
 
 #[inline(always)]
-fn half(bytes: &[u8]) -> u32 {
+pub(crate) fn half(bytes: &[u8]) -> u32 {
     u32::from_le_bytes(bytes[..4].try_into().unwrap_or_default())
 }
 

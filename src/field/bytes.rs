@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{DecodeField, EncodeField, FieldBytes, Sink, utf8};
 
 const NOT_BORROWABLE: &str = "the field contains an escaped 00 byte or is descending, so it cannot borrow \
      from the key; decode into an owned type (`String`, `Vec<u8>`) or a `Cow` instead";
@@ -76,8 +76,8 @@ impl<'de> DecodeField<'de> for String {
     #[inline(always)]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         match bytes.as_borrowed() {
-            Some(b) => std::str::from_utf8(b).map(str::to_owned).map_err(|e| utf8_error("String", &e)),
-            None => String::from_utf8(bytes.into_vec()).map_err(|e| utf8_error("String", &e.utf8_error())),
+            Some(b) => utf8::to_str(b).map(str::to_owned).map_err(|e| utf8_error("String", &e)),
+            None => utf8::into_string(bytes.into_vec()).map_err(|e| utf8_error("String", &e)),
         }
     }
 }
@@ -86,17 +86,15 @@ impl<'de> DecodeField<'de> for &'de str {
     #[inline(always)]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         let b = bytes.as_borrowed().ok_or_else(|| Error::invalid("&str", NOT_BORROWABLE))?;
-        std::str::from_utf8(b).map_err(|e| utf8_error("&str", &e))
+        utf8::to_str(b).map_err(|e| utf8_error("&str", &e))
     }
 }
 
 impl<'de> DecodeField<'de> for Cow<'de, str> {
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         match bytes.as_borrowed() {
-            Some(b) => std::str::from_utf8(b).map(Cow::Borrowed).map_err(|e| utf8_error("Cow<str>", &e)),
-            None => {
-                String::from_utf8(bytes.into_vec()).map(Cow::Owned).map_err(|e| utf8_error("Cow<str>", &e.utf8_error()))
-            }
+            Some(b) => utf8::to_str(b).map(Cow::Borrowed).map_err(|e| utf8_error("Cow<str>", &e)),
+            None => utf8::into_string(bytes.into_vec()).map(Cow::Owned).map_err(|e| utf8_error("Cow<str>", &e)),
         }
     }
 }

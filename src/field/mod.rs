@@ -102,6 +102,7 @@ pub mod text;
 #[cfg(feature = "time")]
 mod time;
 pub(crate) mod ulid;
+pub(crate) mod utf8;
 pub(crate) mod uuid;
 pub(crate) mod wide;
 

@@ -159,7 +159,7 @@ impl EncodeText for char {
 }
 
 fn utf8<'de>(ty: &'static str, text: &'de [u8]) -> Result<&'de str> {
-    std::str::from_utf8(text)
+    super::utf8::to_str(text)
         .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.valid_up_to())))
 }
 

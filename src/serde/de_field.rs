@@ -133,7 +133,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.transform {
             Transform::None => match self.bytes.as_borrowed() {
-                Some(borrowed) => match std::str::from_utf8(borrowed) {
+                Some(borrowed) => match crate::field::utf8::to_str(borrowed) {
                     Ok(text) => visitor.visit_borrowed_str(text),
                     Err(_) => Err(not_utf8(borrowed)),
                 },
