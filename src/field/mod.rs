@@ -276,8 +276,16 @@ pub struct FieldBytes<'de>(Repr<'de>);
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Repr<'de> {
     Borrowed(&'de [u8]),
-    Owned(SmallVec<[u8; 32]>),
+    /// Unescaped bytes of a short field: most are integers and ids well under 32 bytes.
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE_FIELD],
+    },
+    Heap(Vec<u8>),
 }
+
+/// The longest unescaped field held without a heap allocation.
+pub(crate) const INLINE_FIELD: usize = 32;
 
 impl<'de> FieldBytes<'de> {
     /// Bytes that borrow from the key.
@@ -289,28 +297,46 @@ impl<'de> FieldBytes<'de> {
     /// Bytes that had to be copied (unescaped or negated).
     #[must_use]
     pub fn owned(bytes: Vec<u8>) -> Self {
-        FieldBytes(Repr::Owned(SmallVec::from_vec(bytes)))
+        FieldBytes(Repr::Heap(bytes))
     }
 
-    pub(crate) fn from_smallvec(bytes: SmallVec<[u8; 32]>) -> Self {
-        FieldBytes(Repr::Owned(bytes))
+    /// The first `len` bytes of `bytes`, copied out of a key (`len <= INLINE_FIELD`).
+    #[inline]
+    pub(crate) fn inline(bytes: [u8; INLINE_FIELD], len: usize) -> Self {
+        debug_assert!(len <= INLINE_FIELD);
+        // Callers fill at most INLINE_FIELD bytes, which fits a u8.
+        FieldBytes(Repr::Inline { len: len.min(INLINE_FIELD) as u8, bytes })
+    }
+
+    /// A copy of `bytes`, inline when short.
+    pub(crate) fn copied(bytes: &[u8]) -> Self {
+        if bytes.len() <= INLINE_FIELD {
+            let mut inline = [0; INLINE_FIELD];
+            inline[..bytes.len()].copy_from_slice(bytes);
+            FieldBytes::inline(inline, bytes.len())
+        } else {
+            FieldBytes(Repr::Heap(bytes.to_vec()))
+        }
     }
 
     /// The bytes.
     #[must_use]
+    #[inline(always)]
     pub fn as_slice(&self) -> &[u8] {
         match &self.0 {
             Repr::Borrowed(bytes) => bytes,
-            Repr::Owned(bytes) => bytes,
+            Repr::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Repr::Heap(bytes) => bytes,
         }
     }
 
     /// The bytes with the key's lifetime, when they borrow from it.
     #[must_use]
+    #[inline(always)]
     pub fn as_borrowed(&self) -> Option<&'de [u8]> {
         match self.0 {
             Repr::Borrowed(bytes) => Some(bytes),
-            Repr::Owned(_) => None,
+            Repr::Inline { .. } | Repr::Heap(_) => None,
         }
     }
 
@@ -319,7 +345,8 @@ impl<'de> FieldBytes<'de> {
     pub fn into_vec(self) -> Vec<u8> {
         match self.0 {
             Repr::Borrowed(bytes) => bytes.to_vec(),
-            Repr::Owned(bytes) => bytes.into_vec(),
+            Repr::Inline { len, bytes } => bytes[..usize::from(len)].to_vec(),
+            Repr::Heap(bytes) => bytes,
         }
     }
 

@@ -24,10 +24,8 @@
 //! [`OrderedWriter`] and [`OrderedReader`] are the building blocks that tuple keys and the
 //! derive use; reach for them to write a key type by hand.
 
-use smallvec::SmallVec;
-
 use crate::error::{Error, Location, Result};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{DecodeField, EncodeField, FieldBytes, INLINE_FIELD, Sink};
 use crate::key::Key;
 use crate::key_buf::find_byte;
 
@@ -453,7 +451,7 @@ impl<'de> OrderedReader<'de> {
             }
         };
         let body = &rest[..end];
-        Ok(if escaped || DESC { FieldBytes::from_smallvec(unescape::<DESC>(body)) } else { FieldBytes::borrowed(body) })
+        Ok(if escaped || DESC { unescape::<DESC>(body) } else { FieldBytes::borrowed(body) })
     }
 
     /// A field at the very end of the key: an ascending one was dropped because it was empty.
@@ -600,26 +598,27 @@ pub(crate) fn decode_key<'de, T: OrderedKey<'de>>(bytes: &'de [u8]) -> Result<T>
 /// A field's bytes without their escapes (each `00` is followed by an `ff` to drop), negated
 /// when descending. The escapes were checked when the field's end was found.
 ///
-/// Fields are short: up to 32 bytes are gathered in an array a byte at a time and moved into
-/// the inline buffer whole, which costs a fraction of a `SmallVec` append per escaped run (two
-/// library `memmove` calls each).
+/// Fields are short: up to [`INLINE_FIELD`] bytes are gathered in an array a byte at a time,
+/// which costs a fraction of appending each escaped run to a vector (a library `memmove`
+/// call or two per run).
 #[inline]
-fn unescape<const DESC: bool>(body: &[u8]) -> SmallVec<[u8; 32]> {
+fn unescape<const DESC: bool>(body: &[u8]) -> FieldBytes<'static> {
     let flip = if DESC { 0xff } else { 0x00 };
-    if body.len() <= 32 {
-        let mut buf = [0u8; 32];
-        let (mut len, mut i) = (0, 0);
-        while let Some(&b) = body.get(i) {
+    let mut bytes = body.iter();
+    if body.len() <= INLINE_FIELD {
+        let mut buf = [0u8; INLINE_FIELD];
+        let mut len = 0;
+        while let Some(&b) = bytes.next() {
             let byte = b ^ flip;
             buf[len] = byte;
             len += 1;
-            // Skip the escape byte after a `00`.
-            i += 1 + usize::from(byte == 0);
+            if byte == 0 {
+                bytes.next();
+            }
         }
-        return SmallVec::from_buf_and_len(buf, len);
+        return FieldBytes::inline(buf, len);
     }
-    let mut out = SmallVec::with_capacity(body.len());
-    let mut bytes = body.iter();
+    let mut out = Vec::with_capacity(body.len());
     while let Some(&b) = bytes.next() {
         let byte = b ^ flip;
         out.push(byte);
@@ -627,7 +626,7 @@ fn unescape<const DESC: bool>(body: &[u8]) -> SmallVec<[u8; 32]> {
             bytes.next();
         }
     }
-    out
+    FieldBytes::owned(out)
 }
 
 fn empty_key() -> Error {

@@ -7,7 +7,6 @@
 //! does not end in a separator.
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
-use smallvec::SmallVec;
 
 use crate::error::{Error, Location, Result};
 use crate::field::{DecodeField, Desc, EncodeField, FieldBytes, Sink};
@@ -157,7 +156,7 @@ struct Copied<'x>(KeySource<'x>);
 impl<'de> Source<'de> for Copied<'_> {
     fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
         let bytes = self.0.read(desc, name)?;
-        Ok(FieldBytes::from_smallvec(SmallVec::from_slice(bytes.as_slice())))
+        Ok(FieldBytes::copied(bytes.as_slice()))
     }
     fn last(&self, name: Option<&'static str>) -> Location {
         self.0.last_location(name)

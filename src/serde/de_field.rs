@@ -6,7 +6,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::de::value::SeqDeserializer;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
-use smallvec::SmallVec;
 
 use crate::error::{Error, Location, Result};
 use crate::field::int::decode_i64;
@@ -26,7 +25,7 @@ const DESC_PLACE: &str = "a descending part must be a whole key field or a whole
 fn tail<'de>(bytes: &FieldBytes<'de>, from: usize) -> FieldBytes<'de> {
     match bytes.as_borrowed() {
         Some(borrowed) => FieldBytes::borrowed(&borrowed[from..]),
-        None => FieldBytes::from_smallvec(SmallVec::from_slice(&bytes.as_slice()[from..])),
+        None => FieldBytes::copied(&bytes.as_slice()[from..]),
     }
 }
 
