@@ -69,7 +69,7 @@ pub(crate) fn find_byte(src: &[u8], target: u8) -> Option<usize> {
 }
 
 /// Copies `src` into `dst` (of equal length) with fixed-size moves for short inputs: two
-/// overlapping words cover 8 to 16 bytes without a loop or a call.
+/// overlapping words cover 8 to 16 bytes without a loop or a call, two 16-byte moves 17 to 32.
 #[inline(always)]
 fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
@@ -87,6 +87,10 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         8..=16 => {
             dst[..8].copy_from_slice(&src[..8]);
             dst[n - 8..].copy_from_slice(&src[n - 8..]);
+        }
+        17..=32 => {
+            dst[..16].copy_from_slice(&src[..16]);
+            dst[n - 16..].copy_from_slice(&src[n - 16..]);
         }
         _ => dst.copy_from_slice(src),
     }
