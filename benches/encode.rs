@@ -231,58 +231,11 @@ fn delimited(c: &mut Criterion) {
     group.finish();
 }
 
-/// A timestamp field against the `i64` it replaces: the device id, then the time in
-/// microseconds, as an `i64` and as each date-time crate's instant (the same bytes).
-fn timestamps(c: &mut Criterion) {
-    let inputs: Vec<(String, i64)> =
-        devices().into_iter().map(|(_, id, millis)| (id, millis * 1000 + millis % 1000)).collect();
-    let chrono: Vec<(String, chrono::DateTime<chrono::Utc>)> = inputs
-        .iter()
-        .map(|(id, micros)| (id.clone(), chrono::DateTime::from_timestamp_micros(*micros).unwrap()))
-        .collect();
-    let jiff: Vec<(String, jiff::Timestamp)> =
-        inputs.iter().map(|(id, micros)| (id.clone(), jiff::Timestamp::from_microsecond(*micros).unwrap())).collect();
-    let time: Vec<(String, time::OffsetDateTime)> = inputs
-        .iter()
-        .map(|(id, micros)| {
-            (id.clone(), time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(*micros) * 1000).unwrap())
-        })
-        .collect();
-    let mut group = c.benchmark_group("time_key/ordered");
-    group.throughput(Throughput::Elements(inputs.len() as u64));
-    macro_rules! encode_and_decode {
-        ($name:literal, $inputs:expr, $ty:ty) => {
-            group.bench_function(concat!($name, "/encode_into"), |b| {
-                let mut key = Key::new();
-                b.iter(|| {
-                    for row in &$inputs {
-                        black_box(row).encode_into(&mut key).unwrap();
-                        black_box(&key);
-                    }
-                })
-            });
-            let keys: Vec<Key> = $inputs.iter().map(|row| row.to_key().unwrap()).collect();
-            group.bench_function(concat!($name, "/from_key_borrowed"), |b| {
-                b.iter(|| {
-                    for key in &keys {
-                        black_box(<(&str, $ty)>::from_key(black_box(key)).unwrap());
-                    }
-                })
-            });
-        };
-    }
-    encode_and_decode!("i64", inputs, i64);
-    encode_and_decode!("chrono", chrono, chrono::DateTime<chrono::Utc>);
-    encode_and_decode!("jiff", jiff, jiff::Timestamp);
-    encode_and_decode!("time", time, time::OffsetDateTime);
-    group.finish();
-}
-
 criterion_group! {
     name = benches;
     // Small samples keep a full run near a minute on a 2-core machine.
     config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = ordered, delimited, scan, timestamps
+    targets = ordered, delimited, scan
 }
 criterion_main!(benches);

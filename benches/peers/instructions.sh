@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Instructions per key of every operation of the peer bench, counted by callgrind: unlike
-# wall-clock medians they repeat exactly, so they show what a change to rowkey gained even on
-# a busy machine. Usage: benches/peers/instructions.sh [device/|wide/|<id> filter]
+# Instructions per key of every operation of the peer bench, counted by callgrind, then the
+# speed targets checked on those counts: unlike wall-clock medians they repeat exactly, so they
+# show what a change to rowkey gained even on a busy machine.
+# Usage: benches/peers/instructions.sh [filter, e.g. device/ or from_key]
 set -euo pipefail
 cd "$(dirname "$0")"
 cargo build --quiet --release --example profile
 target="${CARGO_TARGET_DIR:-target}"
 profile="$target/release/examples/profile"
 repeat=10
-ids=$("$profile" --list 2>&1 | sed -n 's/^operations: //p')
+counts=$(mktemp)
+trap 'rm -f "$counts"' EXIT
 printf '| operation | instructions/key |\n|---|---:|\n'
-for group in device wide; do
+while read -r group ids; do
     for id in $ids; do
         op="$group/$id"
         [[ "$op" == *"${1:-}"* ]] || continue
@@ -19,6 +21,9 @@ for group in device wide; do
             "$profile" "$op" "$repeat" 2>/dev/null
         total=$(sed -n 's/^totals: //p' "$out")
         rm -f "$out"
-        printf '| %s | %d |\n' "$op" $((total / (repeat * 10000)))
+        per_key=$((total / (repeat * 10000)))
+        printf '| %s | %d |\n' "$op" "$per_key"
+        echo "$op $per_key" >> "$counts"
     done
-done
+done < <("$profile" --list)
+"$profile" --targets "$counts"

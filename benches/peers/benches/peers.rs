@@ -15,7 +15,7 @@
 use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, Throughput};
-use rowkey_peers::{Device, Encoded, Subject, Wide, operations};
+use rowkey_peers::{Device, Encoded, Subject, Wide, event, operations, targets};
 
 fn bench_key<T: Subject>(c: &mut Criterion) {
     let inputs = T::inputs();
@@ -23,6 +23,16 @@ fn bench_key<T: Subject>(c: &mut Criterion) {
     let mut group = c.benchmark_group(T::GROUP);
     group.throughput(Throughput::Elements(inputs.len() as u64));
     for (id, mut pass) in operations(&inputs, &keys) {
+        group.bench_function(id, |b| b.iter(&mut pass));
+    }
+    group.finish();
+}
+
+fn bench_events(c: &mut Criterion) {
+    let inputs = event::Inputs::new();
+    let mut group = c.benchmark_group(event::GROUP);
+    group.throughput(Throughput::Elements(inputs.micros.len() as u64));
+    for (id, mut pass) in event::operations(&inputs) {
         group.bench_function(id, |b| b.iter(&mut pass));
     }
     group.finish();
@@ -41,47 +51,39 @@ mod report {
         pub id: &'static str,
         pub library: &'static str,
         pub api: &'static str,
-        pub kind: Kind,
     }
 
-    #[derive(Clone, Copy, PartialEq)]
-    pub enum Kind {
-        Baseline,
-        EncodeReuse,
-        EncodeAlloc,
-        DecodeOwned,
-        DecodeBorrowed,
-    }
-
-    const fn row(id: &'static str, library: &'static str, api: &'static str, kind: Kind) -> Row {
-        Row { id, library, api, kind }
+    const fn row(id: &'static str, library: &'static str, api: &'static str) -> Row {
+        Row { id, library, api }
     }
 
     /// Every bench, in table order; the rowkey rows the targets are about are the derived ones.
     pub const ROWS: &[Row] = &[
-        row("hand_written", "hand-written", "push into a reused Vec (rowkey's bytes)", Kind::Baseline),
-        row("rowkey_encode_into", "rowkey", "derived encode_into(&mut Key)", Kind::EncodeReuse),
-        row("rowkey_tuple_encode_into", "rowkey", "tuple encode_into(&mut Key)", Kind::EncodeReuse),
-        row("rowkey_serde_to_key_into", "rowkey", "serde rowkey::to_key_into(&mut Key)", Kind::EncodeReuse),
-        row("storekey_encode_reuse", "storekey", "encode(&mut Vec)", Kind::EncodeReuse),
-        row("memcomparable_serializer_reuse", "memcomparable", "Serializer::new(&mut Vec)", Kind::EncodeReuse),
-        row("ordcode_ser_to_buf", "ordcode", "ser_to_buf_ordered(&mut [u8; 128])", Kind::EncodeReuse),
-        row("rowkey_to_key", "rowkey", "derived to_key()", Kind::EncodeAlloc),
-        row("rowkey_tuple_to_key", "rowkey", "tuple to_key()", Kind::EncodeAlloc),
-        row("rowkey_serde_to_key", "rowkey", "serde rowkey::to_key", Kind::EncodeAlloc),
-        row("storekey_encode_vec", "storekey", "encode_vec", Kind::EncodeAlloc),
-        row("memcomparable_to_vec", "memcomparable", "to_vec", Kind::EncodeAlloc),
-        row("ordcode_ser_to_vec", "ordcode", "ser_to_vec_ordered", Kind::EncodeAlloc),
-        row("rowkey_from_key", "rowkey", "derived from_key (String)", Kind::DecodeOwned),
-        row("rowkey_tuple_from_key", "rowkey", "tuple from_key (String)", Kind::DecodeOwned),
-        row("rowkey_serde_from_key", "rowkey", "serde rowkey::from_key (String)", Kind::DecodeOwned),
-        row("storekey_decode", "storekey", "decode (String)", Kind::DecodeOwned),
-        row("memcomparable_from_slice", "memcomparable", "from_slice (String)", Kind::DecodeOwned),
-        row("ordcode_de_from_bytes", "ordcode", "de_from_bytes_asc (String)", Kind::DecodeOwned),
-        row("rowkey_from_key_borrowed", "rowkey", "derived from_key (&str)", Kind::DecodeBorrowed),
-        row("rowkey_tuple_from_key_borrowed", "rowkey", "tuple from_key (&str)", Kind::DecodeBorrowed),
-        row("rowkey_serde_from_key_borrowed", "rowkey", "serde rowkey::from_key (&str)", Kind::DecodeBorrowed),
-        row("storekey_decode_borrow", "storekey", "decode_borrow (Cow<str>)", Kind::DecodeBorrowed),
+        row("hand_written", "hand-written", "push into a reused Vec (rowkey's bytes)"),
+        row("rowkey_encode_into", "rowkey", "derived encode_into(&mut Key)"),
+        row("rowkey_tuple_encode_into", "rowkey", "tuple encode_into(&mut Key)"),
+        row("rowkey_serde_to_key_into", "rowkey", "serde rowkey::to_key_into(&mut Key)"),
+        row("storekey_encode_reuse", "storekey", "encode(&mut Vec)"),
+        row("memcomparable_serializer_reuse", "memcomparable", "Serializer::new(&mut Vec)"),
+        row("ordcode_ser_to_buf", "ordcode", "ser_to_buf_ordered(&mut [u8; 128])"),
+        row("rowkey_to_key", "rowkey", "derived to_key()"),
+        row("rowkey_tuple_to_key", "rowkey", "tuple to_key()"),
+        row("rowkey_serde_to_key", "rowkey", "serde rowkey::to_key"),
+        row("storekey_encode_vec", "storekey", "encode_vec"),
+        row("memcomparable_to_vec", "memcomparable", "to_vec"),
+        row("ordcode_ser_to_vec", "ordcode", "ser_to_vec_ordered"),
+        row("rowkey_prefix_range", "rowkey", "derived scan of a 2-field prefix"),
+        row("hand_written_decode", "hand-written", "one-pass decode (String)"),
+        row("rowkey_from_key", "rowkey", "derived from_key (String)"),
+        row("rowkey_tuple_from_key", "rowkey", "tuple from_key (String)"),
+        row("rowkey_serde_from_key", "rowkey", "serde rowkey::from_key (String)"),
+        row("storekey_decode", "storekey", "decode (String)"),
+        row("memcomparable_from_slice", "memcomparable", "from_slice (String)"),
+        row("ordcode_de_from_bytes", "ordcode", "de_from_bytes_asc (String)"),
+        row("rowkey_from_key_borrowed", "rowkey", "derived from_key (&str)"),
+        row("rowkey_tuple_from_key_borrowed", "rowkey", "tuple from_key (&str)"),
+        row("rowkey_serde_from_key_borrowed", "rowkey", "serde rowkey::from_key (&str)"),
+        row("storekey_decode_borrow", "storekey", "decode_borrow (Cow<str>)"),
     ];
 
     #[derive(Deserialize)]
@@ -122,7 +124,7 @@ mod report {
 
 /// Prints one key's table and its targets; returns false when nothing was measured.
 fn print_key(group: &str, sizes: &[(&str, f64)], since: SystemTime) -> bool {
-    use report::{Kind, ROWS};
+    use report::ROWS;
     let measured: Vec<(&report::Row, f64)> = ROWS
         .iter()
         .filter_map(|r| report::median_ns(group, r.id, rowkey_peers::INPUTS, since).map(|ns| (r, ns)))
@@ -142,36 +144,25 @@ fn print_key(group: &str, sizes: &[(&str, f64)], since: SystemTime) -> bool {
         println!("| {} | {} | {ns:.1} | {ratio} |", row.library, row.api);
     }
 
-    // rowkey's speed targets, one a row, checked on the derived rowkey forms.
-    let peers = |kind: Kind| {
-        measured.iter().filter(move |(r, _)| r.kind == kind && r.library != "rowkey").map(|&(r, ns)| (r.library, ns))
-    };
-    let fastest = |kind: Kind| peers(kind).min_by(|a, b| a.1.total_cmp(&b.1));
-    let verdict = |holds: bool| if holds { "holds" } else { "MISSED" };
-    println!("\n| target | measured | |");
-    println!("|---|---|---|");
-    if let (Some(ours), Some(base)) = (median("rowkey_encode_into"), baseline) {
-        let ratio = ours / base;
-        println!("| encode_into ≤ 1.2× hand-written | {ratio:.2}× | {} |", verdict(ratio <= 1.2));
+    targets::print(&targets::check(group, &median));
+    true
+}
+
+/// The event key's table: each time type's medians beside the `i64`'s, and its targets.
+fn print_events(since: SystemTime) -> bool {
+    let ids = ["i64", "jiff", "chrono", "time"];
+    let median = |id: &str| report::median_ns(event::GROUP, id, rowkey_peers::INPUTS, since);
+    if median("i64_encode_into").is_none() {
+        return false;
     }
-    if let (Some(ours), Some((lib, theirs))) = (median("rowkey_encode_into"), fastest(Kind::EncodeReuse)) {
-        let line = format!("{ours:.1} ns vs {lib} {theirs:.1} ns");
-        println!("| encode_into faster than every peer's reuse-buffer encode | {line} | {} |", verdict(ours < theirs));
+    println!("\n### event key (a UUID and a time; {} inputs)\n", rowkey_peers::INPUTS);
+    println!("| time field | encode_into ns | from_key ns |");
+    println!("|---|---:|---:|");
+    for ty in ids {
+        let cell = |op: &str| median(&format!("{ty}_{op}")).map_or_else(|| "-".to_owned(), |ns| format!("{ns:.1}"));
+        println!("| {ty} | {} | {} |", cell("encode_into"), cell("from_key"));
     }
-    if let (Some(ours), Some((lib, theirs))) = (median("rowkey_to_key"), fastest(Kind::EncodeAlloc)) {
-        let speedup = theirs / ours;
-        let line = format!("{speedup:.2}× faster than {lib}");
-        println!("| to_key ≥ 2× faster than every peer's allocating encode | {line} | {} |", verdict(speedup >= 2.0));
-    }
-    if let (Some(ours), Some((lib, theirs))) = (median("rowkey_from_key"), fastest(Kind::DecodeOwned)) {
-        let speedup = theirs / ours;
-        let line = format!("{speedup:.2}× faster than {lib}");
-        println!("| from_key (owned) ≥ 1.5× faster than the fastest peer | {line} | {} |", verdict(speedup >= 1.5));
-    }
-    if let (Some(borrowed), Some(owned)) = (median("rowkey_from_key_borrowed"), median("rowkey_from_key")) {
-        let line = format!("{borrowed:.1} ns vs {owned:.1} ns");
-        println!("| borrowing decode faster than owned | {line} | {} |", verdict(borrowed < owned));
-    }
+    targets::print(&targets::check(event::GROUP, &median));
     true
 }
 
@@ -189,12 +180,14 @@ fn main() {
         .configure_from_args();
     bench_key::<Device>(&mut c);
     bench_key::<Wide>(&mut c);
+    bench_events(&mut c);
     c.final_summary();
 
     let mut printed = false;
     for (group, sizes) in [(Device::GROUP, mean_sizes::<Device>()), (Wide::GROUP, mean_sizes::<Wide>())] {
         printed |= print_key(group, &sizes, started);
     }
+    printed |= print_events(started);
     if printed {
         let cpu = std::fs::read_to_string("/proc/cpuinfo")
             .ok()

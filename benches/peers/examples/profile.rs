@@ -9,9 +9,10 @@
 //! ```
 //!
 //! Instructions per key = the collected total / (10,000 × the repeat count). `--list` prints
-//! every operation's id.
+//! every operation's id, a group a line; `--targets FILE` reads `group/id count` lines and
+//! prints the speed targets in instructions (what `instructions.sh` does).
 
-use rowkey_peers::{Device, Encoded, INPUTS, Subject, Wide, operations};
+use rowkey_peers::{Device, Encoded, INPUTS, Subject, Wide, event, operations, targets};
 
 /// Runs `pass` `repeat` times; the only function callgrind collects in.
 #[inline(never)]
@@ -32,21 +33,70 @@ fn run<T: Subject>(id: &str, repeat: usize) -> bool {
     true
 }
 
+/// Runs operation `id` of the event key; false when there is no such operation.
+fn run_event(id: &str, repeat: usize) -> bool {
+    let inputs = event::Inputs::new();
+    let Some((_, mut pass)) = event::operations(&inputs).into_iter().find(|(name, _)| *name == id) else {
+        return false;
+    };
+    measure(repeat, &mut pass);
+    true
+}
+
+/// Every operation id, by group, for `--list`.
+fn list() {
+    let (inputs, keys) = (Vec::<Device>::new(), Encoded::new::<Device>(&[]));
+    let ids: Vec<_> = operations(&inputs, &keys).into_iter().map(|(id, _)| id).collect();
+    println!("{} {}", Device::GROUP, ids.join(" "));
+    println!("{} {}", Wide::GROUP, ids.join(" "));
+    let events = event::Inputs::new();
+    let ids: Vec<_> = event::operations(&events).into_iter().map(|(id, _)| id).collect();
+    println!("{} {}", event::GROUP, ids.join(" "));
+}
+
+/// Reads `group/id count` lines (instructions per key) and prints each group's targets.
+fn print_targets(path: &str) {
+    let text = std::fs::read_to_string(path).expect("the counts file");
+    let counts: Vec<(&str, &str, f64)> = text
+        .lines()
+        .filter_map(|line| {
+            let (op, count) = line.split_once(' ')?;
+            let (group, id) = op.split_once('/')?;
+            Some((group, id, count.trim().parse().ok()?))
+        })
+        .collect();
+    for group in [Device::GROUP, Wide::GROUP, event::GROUP] {
+        let value = |id: &str| counts.iter().find(|(g, i, _)| *g == group && *i == id).map(|&(_, _, c)| c);
+        let found = targets::check(group, &value);
+        if !found.is_empty() {
+            println!("\n### {group} key: targets, in instructions per key");
+            targets::print(&found);
+        }
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let op = args.next().unwrap_or_else(|| "--list".to_owned());
+    if op == "--list" {
+        list();
+        return;
+    }
+    if op == "--targets" {
+        print_targets(&args.next().expect("--targets FILE"));
+        return;
+    }
     let repeat: usize = args.next().map_or(10, |r| r.parse().expect("the repeat count is a number"));
     let found = match op.split_once('/') {
         Some((group, id)) if group == Device::GROUP => run::<Device>(id, repeat),
         Some((group, id)) if group == Wide::GROUP => run::<Wide>(id, repeat),
+        Some((group, id)) if group == event::GROUP => run_event(id, repeat),
         _ => false,
     };
     if found {
         eprintln!("{op}: {repeat} × {INPUTS} keys");
     } else {
-        let (inputs, keys) = (Vec::<Device>::new(), Encoded::new::<Device>(&[]));
-        let ids: Vec<_> = operations(&inputs, &keys).into_iter().map(|(id, _)| id).collect();
-        eprintln!("usage: profile {{device|wide}}/<operation> [repeat]\noperations: {}", ids.join(" "));
-        std::process::exit(if op == "--list" { 0 } else { 2 });
+        eprintln!("usage: profile {{device|wide|event}}/<operation> [repeat] | --list | --targets FILE");
+        std::process::exit(2);
     }
 }

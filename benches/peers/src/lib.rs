@@ -6,12 +6,15 @@
 //! the same values: rowkey through `#[derive(RowKey)]`, storekey through its own derives,
 //! memcomparable and ordcode through serde.
 
+pub mod event;
+pub mod targets;
+
 use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hint::black_box;
 
 use ordcode::Order;
-use rowkey::{Key, RowKey, RowKeyOwned};
+use rowkey::{Key, KeyRanges, RowKey, RowKeyOwned};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -104,7 +107,7 @@ pub struct WideCow<'a> {
 
 /// A fixed 64-bit linear congruential sequence (Knuth's MMIX constants): the same inputs on
 /// every run and every machine, with no dependency for it.
-struct Lcg(u64);
+pub(crate) struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
@@ -214,6 +217,98 @@ pub mod hand_written {
         int64(out, d.millis);
     }
 
+    /// The next field of a key that more fields follow: its bytes up to the `00 01` that
+    /// ends it, unescaped into `buf` (`00 ff` is a `00`). `None` for anything else.
+    #[inline]
+    fn terminated<'k, 'b>(key: &'k [u8], buf: &'b mut [u8; 24]) -> Option<(&'b [u8], &'k [u8])> {
+        let mut len = 0;
+        let mut i = 0;
+        loop {
+            let b = *key.get(i)?;
+            if b == 0 {
+                match *key.get(i + 1)? {
+                    0x01 => return Some((&buf[..len], &key[i + 2..])),
+                    0xff => i += 1,
+                    _ => return None,
+                }
+            }
+            *buf.get_mut(len)? = b;
+            len += 1;
+            i += 1;
+        }
+    }
+
+    /// A text field with no `00` in it, which every text field of these keys is: borrowed
+    /// from the key, so the floor pays no copy that rowkey's borrowed path would not.
+    #[inline]
+    fn text(key: &[u8]) -> Option<(&str, &[u8])> {
+        let end = key.iter().position(|&b| b == 0)?;
+        (key.get(end + 1) == Some(&0x01)).then_some(())?;
+        Some((std::str::from_utf8(&key[..end]).ok()?, &key[end + 2..]))
+    }
+
+    /// The last field: everything left, unescaped.
+    #[inline]
+    fn last<const N: usize>(key: &[u8]) -> Option<([u8; N], usize)> {
+        let mut buf = [0u8; N];
+        let (mut len, mut i) = (0, 0);
+        while let Some(&b) = key.get(i) {
+            if b == 0 {
+                (key.get(i + 1) == Some(&0xff)).then_some(())?;
+                i += 1;
+            }
+            *buf.get_mut(len)? = b;
+            len += 1;
+            i += 1;
+        }
+        Some((buf, len))
+    }
+
+    /// An orderedcode int64 spanning `bytes`: the length tag, then the payload.
+    #[inline]
+    fn read_int64(bytes: &[u8]) -> Option<i64> {
+        let negative = *bytes.first()? & 0x80 == 0;
+        let flip = if negative { 0xff } else { 0 };
+        let encoded = bytes.iter().fold(0u128, |acc, &b| acc << 8 | u128::from(b ^ flip));
+        let n = bytes.len() as u32;
+        // n one bits and a zero, then 7n - 1 payload bits; the tag must match the length.
+        (encoded >> (7 * n - 1) == (1 << (n + 1)) - 2).then_some(())?;
+        let magnitude = i64::try_from(encoded & ((1 << (7 * n - 1)) - 1)).ok()?;
+        Some(if negative { !magnitude } else { magnitude })
+    }
+
+    /// Reads a device key in one pass; `None` for bytes that are not one.
+    #[must_use]
+    pub fn device_decode(key: &[u8]) -> Option<Device> {
+        let (kind, rest) = text(key)?;
+        let (id, rest) = text(rest)?;
+        let (millis, len) = last::<10>(rest)?;
+        Some(Device { kind: kind.to_owned(), id: id.to_owned(), millis: read_int64(&millis[..len])? })
+    }
+
+    /// Reads a wide key in one pass; `None` for bytes that are not one.
+    #[must_use]
+    pub fn wide_decode(key: &[u8]) -> Option<Wide> {
+        let (name, rest) = text(key)?;
+        let mut buf = [0u8; 24];
+        let (count, rest) = terminated(rest, &mut buf)?;
+        let count = u32::try_from(read_int64(count)?).ok()?;
+        let (seq, rest) = terminated(rest, &mut buf)?;
+        let seq = read_int64(seq)?;
+        let (value, rest) = terminated(rest, &mut buf)?;
+        let ordered = read_int64(value)?;
+        let bits = if ordered < 0 { i64::MIN.wrapping_sub(ordered) } else { ordered };
+        let (flag, rest) = terminated(rest, &mut buf)?;
+        let flag = match flag {
+            [0x80] => false,
+            [0x81] => true,
+            _ => return None,
+        };
+        let (tag, len) = last::<16>(rest)?;
+        (len == 16).then_some(())?;
+        Some(Wide { name: name.to_owned(), count, seq, value: f64::from_bits(bits.cast_unsigned()), flag, tag })
+    }
+
     /// Writes a wide key into `out`.
     pub fn wide(w: &Wide, out: &mut Vec<u8>) {
         out.clear();
@@ -262,6 +357,10 @@ pub trait Subject:
     fn fields(&self) -> Self::Fields<'_>;
     /// The baseline encoder.
     fn hand_written(&self, out: &mut Vec<u8>);
+    /// The baseline decoder: one pass over the same bytes, into the owned type.
+    fn hand_written_decode(key: &[u8]) -> Option<Self>;
+    /// The scan ranges of the keys that share this value's first two fields.
+    fn prefix_ranges(&self) -> KeyRanges;
 }
 
 impl Subject for Device {
@@ -284,6 +383,14 @@ impl Subject for Device {
     fn hand_written(&self, out: &mut Vec<u8>) {
         hand_written::device(self, out);
     }
+
+    fn hand_written_decode(key: &[u8]) -> Option<Self> {
+        hand_written::device_decode(key)
+    }
+
+    fn prefix_ranges(&self) -> KeyRanges {
+        Device::scan().kind(&self.kind).id(&self.id).ranges().unwrap()
+    }
 }
 
 impl Subject for Wide {
@@ -305,6 +412,14 @@ impl Subject for Wide {
 
     fn hand_written(&self, out: &mut Vec<u8>) {
         hand_written::wide(self, out);
+    }
+
+    fn hand_written_decode(key: &[u8]) -> Option<Self> {
+        hand_written::wide_decode(key)
+    }
+
+    fn prefix_ranges(&self) -> KeyRanges {
+        Wide::scan().name(&self.name).count(self.count).ranges().unwrap()
     }
 }
 
@@ -354,6 +469,8 @@ impl Encoded {
             // The baseline is only a limit if it writes exactly rowkey's bytes.
             v.hand_written(&mut buf);
             assert_eq!(buf, rowkey[i].as_bytes(), "hand-written bytes differ from rowkey's: {v:?}");
+            assert_eq!(T::hand_written_decode(&rowkey[i]).as_ref(), Some(v), "the hand-written decoder: {v:?}");
+            assert!(v.prefix_ranges().contains(&rowkey[i]));
             assert_eq!(v.fields().to_key().unwrap(), rowkey[i], "the tuple and the derive disagree: {v:?}");
             v.encode_into(&mut key).unwrap();
             assert_eq!(key, rowkey[i]);
@@ -403,7 +520,7 @@ impl Encoded {
 pub type Pass<'a> = Box<dyn FnMut() + 'a>;
 
 /// Runs `per_item` on each item: one pass.
-fn each<'a, I>(items: &'a [I], mut per_item: impl FnMut(&'a I) + 'a) -> Pass<'a> {
+pub(crate) fn each<'a, I>(items: &'a [I], mut per_item: impl FnMut(&'a I) + 'a) -> Pass<'a> {
     Box::new(move || items.iter().for_each(&mut per_item))
 }
 
@@ -447,8 +564,12 @@ pub fn operations<'a, T: Subject>(inputs: &'a [T], keys: &'a Encoded) -> Vec<(&'
         each(inputs, |v| drop(black_box(ordcode::ser_to_vec_ordered(v, Order::Ascending).unwrap()))),
     ));
 
+    // Scan bounds: the range of a 2-field prefix.
+    ops.push(("rowkey_prefix_range", each(inputs, |v| drop(black_box(v.prefix_ranges())))));
+
     // Decode, each library from its own keys.
     let rk = &keys.rowkey;
+    ops.push(("hand_written_decode", each(rk, |k| drop(black_box(T::hand_written_decode(k).unwrap())))));
     ops.push(("rowkey_from_key", each(rk, |k| drop(black_box(T::from_key(k).unwrap())))));
     ops.push(("rowkey_tuple_from_key", each(rk, |k| drop(black_box(<T::Tuple>::from_key(k).unwrap())))));
     let rs = &keys.rowkey_serde;

@@ -1,0 +1,110 @@
+//! rowkey's speed targets, checked on whatever was measured: criterion's medians in the
+//! bench, callgrind's instruction counts in `instructions.sh`. One list, so both print the
+//! same rows.
+
+/// The peers' operations of one kind, by bench id.
+const PEER_ENCODES: &[&str] = &["storekey_encode_reuse", "memcomparable_serializer_reuse", "ordcode_ser_to_buf"];
+const PEER_ALLOCATING_ENCODES: &[&str] = &["storekey_encode_vec", "memcomparable_to_vec", "ordcode_ser_to_vec"];
+const PEER_OWNED_DECODES: &[&str] = &["storekey_decode", "memcomparable_from_slice", "ordcode_de_from_bytes"];
+const PEER_DECODES: &[&str] =
+    &["storekey_decode", "storekey_decode_borrow", "memcomparable_from_slice", "ordcode_de_from_bytes"];
+
+/// One target and how it came out.
+pub struct Target {
+    /// What is promised.
+    pub goal: String,
+    /// What was measured, with the figures compared.
+    pub measured: String,
+    /// Whether the promise holds.
+    pub holds: bool,
+}
+
+/// The targets of one key group, from `value(id)` (a median or a count; lower is faster).
+/// A target whose operations were not all measured is left out.
+#[must_use]
+pub fn check(group: &str, value: &dyn Fn(&str) -> Option<f64>) -> Vec<Target> {
+    let fastest = |ids: &[&'static str]| -> Option<(&'static str, f64)> {
+        ids.iter().filter_map(|id| value(id).map(|v| (library(id), v))).min_by(|a, b| a.1.total_cmp(&b.1))
+    };
+    let mut out = Vec::new();
+    if group == crate::event::GROUP {
+        let Some(int) = value("i64_encode_into") else { return out };
+        for ty in ["jiff", "chrono", "time"] {
+            for (op, base) in [("encode_into", int), ("from_key", value("i64_from_key").unwrap_or(f64::NAN))] {
+                if let Some(v) = value(&format!("{ty}_{op}")) {
+                    out.push(ratio_target(format!("{ty} {op} ≤ 1.1× the i64's"), v, base, 1.1, "i64"));
+                }
+            }
+        }
+        return out;
+    }
+    if let (Some(ours), Some((lib, theirs))) = (value("rowkey_encode_into"), fastest(PEER_ENCODES)) {
+        out.push(faster("encode_into ahead of every peer's reuse-buffer encode".into(), ours, lib, theirs, 1.0));
+    }
+    if let (Some(ours), Some((lib, theirs))) = (value("rowkey_to_key"), fastest(PEER_ALLOCATING_ENCODES)) {
+        out.push(faster("to_key ≥ 2× ahead of every peer's allocating encode".into(), ours, lib, theirs, 2.0));
+    }
+    if let (Some(ours), Some((lib, theirs))) = (value("rowkey_from_key"), fastest(PEER_OWNED_DECODES)) {
+        out.push(faster("owned from_key at or below every peer's owned decode".into(), ours, lib, theirs, 1.0));
+    }
+    if let (Some(ours), Some(floor)) = (value("rowkey_from_key"), value("hand_written_decode")) {
+        out.push(ratio_target(
+            "owned from_key ≤ 1.1× the hand-written decoder".into(),
+            ours,
+            floor,
+            1.1,
+            "hand-written",
+        ));
+    }
+    if let (Some(ours), Some((lib, theirs))) = (value("rowkey_from_key_borrowed"), fastest(PEER_DECODES)) {
+        out.push(faster("borrowed from_key ≥ 1.5× ahead of every peer's decode".into(), ours, lib, theirs, 1.5));
+    }
+    if let (Some(serde), Some(derived)) = (value("rowkey_serde_from_key"), value("rowkey_from_key")) {
+        out.push(ratio_target("serde from_key ≤ 1.25× the derived one".into(), serde, derived, 1.25, "derived"));
+    }
+    if let (Some(serde), Some(derived)) = (value("rowkey_serde_to_key_into"), value("rowkey_encode_into")) {
+        out.push(ratio_target("serde to_key_into ≤ 1.25× the derived encode".into(), serde, derived, 1.25, "derived"));
+    }
+    if let (Some(range), Some(encode)) = (value("rowkey_prefix_range"), value("rowkey_encode_into")) {
+        out.push(ratio_target("2-field prefix range ≤ 2 encodes".into(), range, encode, 2.0, "encode_into"));
+    }
+    out
+}
+
+/// The library an operation id belongs to: its first word.
+fn library(id: &'static str) -> &'static str {
+    id.split('_').next().unwrap_or(id)
+}
+
+/// rowkey at least `by` times ahead of a peer.
+fn faster(goal: String, ours: f64, lib: &str, theirs: f64, by: f64) -> Target {
+    let speedup = theirs / ours;
+    let measured = format!("{speedup:.2}× ({} vs {lib} {})", figure(ours), figure(theirs));
+    Target { goal, measured, holds: speedup >= by && ours <= theirs }
+}
+
+/// `value` at most `limit` times `base`.
+fn ratio_target(goal: String, value: f64, base: f64, limit: f64, what: &str) -> Target {
+    let ratio = value / base;
+    Target {
+        goal,
+        measured: format!("{ratio:.2}× ({} vs {what} {})", figure(value), figure(base)),
+        holds: ratio <= limit,
+    }
+}
+
+fn figure(v: f64) -> String {
+    if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") }
+}
+
+/// Prints the targets as a Markdown table.
+pub fn print(targets: &[Target]) {
+    if targets.is_empty() {
+        return;
+    }
+    println!("\n| target | measured | |");
+    println!("|---|---|---|");
+    for t in targets {
+        println!("| {} | {} | {} |", t.goal, t.measured, if t.holds { "holds" } else { "MISSED" });
+    }
+}
