@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::keys::{EveryText, Monitor, OrderedReading, ShardText};
+use common::keys::{EveryText, Monitor, OrderedReading, ShardText, WebPage, WebPageMicros};
 use rowkey::schema::{Encoding, Schema};
 use rowkey::{Error, RowKey};
 
@@ -177,4 +177,23 @@ fn a_delimited_key_of_one_empty_field_is_zero_bytes_and_reads_back() {
     assert_eq!(Name::from_key(b"").unwrap(), Name { name: String::new() });
     assert_eq!(Name::SCHEMA.inspect(b"").unwrap().to_string(), r#"name="""#);
     assert_eq!(Name::from_key(b"#"), Err(Error::TrailingBytes { offset: 0, len: 1 }));
+}
+
+#[test]
+fn a_host_that_is_no_reversed_domain_is_located_in_its_field() {
+    // The key `30` ("0") of a `reverse_domain` field: `from_key`'s error named no field.
+    let err = both_refuse::<WebPage>(&WebPage::SCHEMA, &[0x30]);
+    assert_eq!((err.location().name(), err.location().offset()), (Some("host"), Some(0)));
+    assert!(err.to_string().contains("all-digit top-level label"), "{err}");
+}
+
+#[test]
+fn a_reverse_domain_field_keeps_one_form_of_a_host() {
+    // Host names are case-insensitive: the key holds the lowercase form, and decodes to it.
+    // The value read differs from the one written, but its key is the same bytes.
+    let written = WebPageMicros { host: "Maps.Google.COM".into(), path: "/".into(), crawled_micros: 1 };
+    let key = written.to_key().unwrap();
+    let read = WebPageMicros::from_key(&key).unwrap();
+    assert_eq!(read.host, "maps.google.com");
+    assert_eq!(read.to_key().unwrap(), key);
 }
