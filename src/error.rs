@@ -213,10 +213,14 @@ pub enum Error {
         detail: Cow<'static, str>,
     },
 
-    /// The encoded key is longer than the key type allows.
-    #[error("key is {len} bytes, over the limit of {max} bytes; shorten the fields or raise `max_len`")]
+    /// A key is longer than the key type allows: one it would write, or one given to its
+    /// `from_key` (which it could not write again, so it is not a key of the type).
+    #[error(
+        "key is {len} bytes, over the limit of {max} bytes; shorten the fields or raise the key type's `max_len` \
+         (it bounds the keys the type reads as well as those it writes)"
+    )]
     TooLong {
-        /// The encoded length.
+        /// The key's length.
         len: usize,
         /// The limit.
         max: usize,

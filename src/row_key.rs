@@ -117,13 +117,14 @@ pub fn encode_ordered<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key, max_len
     check_len(out, max_len)
 }
 
-/// `RowKey::from_key` of a derived ordered key.
+/// `RowKey::from_key` of a derived ordered key: the length limit, then the whole key.
 ///
 /// # Errors
 ///
-/// What the reader or a field's decoder returns.
+/// [`Error::TooLong`], or what the reader or a field's decoder returns.
 #[inline]
-pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8]) -> Result<T> {
+pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+    check_read_len(bytes, max_len)?;
     decode_key(bytes)
 }
 
@@ -143,14 +144,26 @@ pub fn encode_delimited<'de, T: DelimitedKey<'de>>(
     check_len(out, max_len)
 }
 
-/// `RowKey::from_key` of a derived delimited key.
+/// `RowKey::from_key` of a derived delimited key: the length limit, then the whole key.
 ///
 /// # Errors
 ///
-/// As [`Delimited::from_key`].
+/// [`Error::TooLong`], or as [`Delimited::from_key`].
 #[inline]
-pub fn decode_delimited<'de, T: DelimitedKey<'de>>(delimiter: &'static str, bytes: &'de [u8]) -> Result<T> {
+pub fn decode_delimited<'de, T: DelimitedKey<'de>>(
+    delimiter: &'static str,
+    bytes: &'de [u8],
+    max_len: usize,
+) -> Result<T> {
+    check_read_len(bytes, max_len)?;
     Delimited::new(delimiter)?.from_key(bytes)
+}
+
+/// Refuses a key longer than its type writes: its value could not be encoded again, so
+/// accepting it would give a value whose key is not the one it was read from.
+#[inline]
+fn check_read_len(bytes: &[u8], max_len: usize) -> Result<()> {
+    if bytes.len() > max_len { Err(Error::TooLong { len: bytes.len(), max: max_len }) } else { Ok(()) }
 }
 
 /// Refuses (and clears) a key longer than `max_len`.

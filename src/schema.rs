@@ -441,15 +441,47 @@ impl fmt::Display for FieldSchema {
 /// The ordered format uses the binary encodings ([`Int64`](Self::Int64),
 /// [`Uint64`](Self::Uint64), ...), the delimited format the text ones
 /// ([`Decimal`](Self::Decimal), [`Hex`](Self::Hex)); [`Utf8`](Self::Utf8),
-/// [`Bytes`](Self::Bytes) and [`Bool`](Self::Bool) occur in both.
+/// [`Char`](Self::Char), [`Bytes`](Self::Bytes), [`ByteArray`](Self::ByteArray) and
+/// [`Bool`](Self::Bool) occur in both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Encoding {
-    /// UTF-8 text as is (`String`, `&str`, `Cow<str>`, `char`): Bigtable `STRING`
-    /// `utf8_bytes`.
+    /// UTF-8 text as is (`String`, `&str`, `Cow<str>`): Bigtable `STRING` `utf8_bytes`.
     Utf8,
-    /// Bytes as is (`Vec<u8>`, `&[u8]`, `[u8; N]`): Bigtable `BYTES` `raw`.
+    /// One character as its UTF-8 bytes (`char`): the bytes of [`Utf8`](Self::Utf8), holding
+    /// exactly one character, as `char`'s decoder requires.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::Encoding;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Grade { letter: char }
+    ///
+    /// assert_eq!(Grade::SCHEMA.field("letter").unwrap().encoding, Encoding::Char);
+    /// // Two characters are no `char`: refused here as by `Grade::from_key`.
+    /// assert!(Grade::SCHEMA.inspect(b"ab").is_err() && Grade::from_key(b"ab").is_err());
+    /// ```
+    Char,
+    /// Bytes as is (`Vec<u8>`, `&[u8]`, `Cow<[u8]>`): Bigtable `BYTES` `raw`.
     Bytes,
+    /// Exactly `len` bytes as is (`[u8; N]`): the bytes of [`Bytes`](Self::Bytes), of a fixed
+    /// length, as the array's decoder requires.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::Encoding;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Code { code: [u8; 3] }
+    ///
+    /// assert_eq!(Code::SCHEMA.field("code").unwrap().encoding, Encoding::ByteArray { len: 3 });
+    /// assert!(Code::SCHEMA.inspect(b"ab").is_err() && Code::from_key(b"ab").is_err());
+    /// ```
+    ByteArray {
+        /// The array's length.
+        len: usize,
+    },
     /// An orderedcode signed int64, 1 to 10 bytes (`i8`..`i64`, `isize`, `u8`..`u32`):
     /// Bigtable `INT64` `ordered_code_bytes`.
     Int64,
@@ -458,8 +490,25 @@ pub enum Encoding {
     /// 8 big-endian bytes of a non-negative integer (`big_endian`): Bigtable `INT64`
     /// `big_endian_bytes`.
     BigEndianInt64,
-    /// An orderedcode float (`f32`, `f64`; an `f32` is widened first).
+    /// An orderedcode float (`f64`).
     Float64,
+    /// An `f32`, widened to `f64` and written as [`Float64`](Self::Float64): the same bytes,
+    /// but only `f64` values that an `f32` widens to exactly occur.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::Encoding;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Reading { level: f32 }
+    ///
+    /// assert_eq!(Reading::SCHEMA.field("level").unwrap().encoding, Encoding::Float32);
+    /// // 0.1 as an f64 is no f32: refused here as by `Reading::from_key`.
+    /// let key = (0.1f64,).to_key()?;
+    /// assert!(Reading::SCHEMA.inspect(&key).is_err() && Reading::from_key(&key).is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    Float32,
     /// `false`/`true`: the int64 `0`/`1` in the ordered format, the words in the delimited
     /// format.
     Bool,
@@ -512,11 +561,14 @@ impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Encoding::Utf8 => f.write_str("utf8"),
+            Encoding::Char => f.write_str("char"),
             Encoding::Bytes => f.write_str("bytes"),
+            Encoding::ByteArray { len } => write!(f, "bytes({len})"),
             Encoding::Int64 => f.write_str("int64"),
             Encoding::Uint64 => f.write_str("uint64"),
             Encoding::BigEndianInt64 => f.write_str("big-endian int64"),
             Encoding::Float64 => f.write_str("float64"),
+            Encoding::Float32 => f.write_str("float32"),
             Encoding::Bool => f.write_str("bool"),
             Encoding::TimestampMicros => f.write_str("timestamp micros"),
             Encoding::Decimal { width, signed: false } => write!(f, "decimal({width})"),

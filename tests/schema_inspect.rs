@@ -3,14 +3,14 @@
 
 mod common;
 
-use common::keys::{DeviceReading, Monitor, OrderedReading, TenantReading, WebPage};
+use common::keys::{DeviceReading, EveryField, EveryText, Monitor, OrderedReading, TenantReading, WebPage};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 use rowkey::salt::Salt;
 use rowkey::schema::{Inspection, Schema, Value};
-use rowkey::{Error, Location, RowKey};
+use rowkey::{Error, RowKey};
 
 /// Every ordered-format encoding and transform, behind a prefix.
 #[derive(RowKey, Clone, Debug, PartialEq)]
@@ -252,13 +252,8 @@ fn agrees_with_from_key<T: for<'de> RowKey<'de> + std::fmt::Debug>(schema: &Sche
     let inspected = schema.inspect(bytes);
     match (&typed, &inspected) {
         (Ok(_), Ok(_)) => {}
-        // Some field decoders' errors carry no location (a host name that is not a reversed
-        // one); inspect's name the field anyway.
-        (Err(a), Err(_)) if a.location() == Location::default() => {}
-        // The same field; inspect may point past the field's start, at the first byte outside
-        // the field's alphabet, where from_key names the field's start.
         (Err(a), Err(b)) => assert!(
-            a.location().field() == b.location().field() && a.location().offset() <= b.location().offset(),
+            a.location().name() == b.location().name() && a.location().offset() == b.location().offset(),
             "{:?}\nfrom_key: {a}\ninspect:  {b}",
             rowkey::Key::from(bytes)
         ),
@@ -355,6 +350,27 @@ proptest! {
         agrees_with_from_key::<TenantReading>(&TenantReading::SCHEMA, &tenant);
         agrees_with_from_key::<DeviceReading>(&DeviceReading::SCHEMA, &device);
     }
+
+    #[test]
+    fn inspect_fails_where_from_key_fails_for_every_field_type(
+        ordered in (0u32..64).prop_flat_map(|n| mutations(EveryField::sample(n).to_key().unwrap().into_vec())),
+        text in (0u32..64).prop_flat_map(|n| mutations(EveryText::sample(n).to_key().unwrap().into_vec())),
+    ) {
+        agrees_with_from_key::<EveryField>(&EveryField::SCHEMA, &ordered);
+        agrees_with_from_key::<EveryText>(&EveryText::SCHEMA, &text);
+    }
+}
+
+#[test]
+fn every_field_type_inspects_its_own_keys() {
+    for n in 0..64 {
+        let ordered = EveryField::sample(n).to_key().unwrap();
+        assert_eq!(EveryField::from_key(&ordered).unwrap(), EveryField::sample(n));
+        EveryField::SCHEMA.inspect(&ordered).unwrap_or_else(|e| panic!("{n}: {e}: {ordered:?}"));
+        let text = EveryText::sample(n).to_key().unwrap();
+        assert_eq!(EveryText::from_key(&text).unwrap(), EveryText::sample(n));
+        EveryText::SCHEMA.inspect(&text).unwrap_or_else(|e| panic!("{n}: {e}: {text:?}"));
+    }
 }
 
 fn error(schema: &Schema, key: &[u8]) -> Error {
@@ -363,13 +379,18 @@ fn error(schema: &Schema, key: &[u8]) -> Error {
 
 #[test]
 fn a_bad_digit_is_located_in_its_field() {
-    let err = error(&DeviceReading::SCHEMA, b"phone#4c410523#92233704485635758x7");
-    // At the `x` itself, 17 digits into the field that starts at byte 15.
-    assert_eq!((err.location().name(), err.location().offset()), (Some("ts_millis"), Some(32)));
-    assert!(err.to_string().contains("'x' is not a decimal digit"), "{err}");
+    // Located as `from_key` locates it, at the field's start (byte 15); the message says
+    // which of the field's bytes is not a digit.
+    let key = b"phone#4c410523#92233704485635758x7";
+    let err = error(&DeviceReading::SCHEMA, key);
+    assert_eq!((err.location().name(), err.location().offset()), (Some("ts_millis"), Some(15)));
+    assert!(err.to_string().contains("'x' at byte 17 of the field is not a decimal digit"), "{err}");
+    assert_eq!(DeviceReading::from_key(key).unwrap_err(), err);
 
-    let err = error(&TenantReading::SCHEMA, b"acme#phone#0000000g#20200501");
-    assert_eq!((err.location().name(), err.location().offset()), (Some("device_id"), Some(18)));
+    let key = b"acme#phone#0000000g#20200501";
+    let err = error(&TenantReading::SCHEMA, key);
+    assert_eq!((err.location().name(), err.location().offset()), (Some("device_id"), Some(11)));
+    assert_eq!(TenantReading::from_key(key).unwrap_err().location(), err.location());
 }
 
 #[test]

@@ -300,12 +300,13 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
 
     let (write_prefix, read_prefix) = match &input.attrs.prefix {
         Some(lit) => {
-            let at = local("prefix_at");
+            let (index, at) = (local("prefix_index"), local("prefix_at"));
             (
                 quote!(#w.named_field(#p::Schema::PREFIX_FIELD, #lit)?;),
+                // Where the reader is, not 0: a flattened key's prefix is inside the outer key.
                 quote! {
-                    let #at = #r.position();
-                    #p::check_prefix(&#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::PREFIX_FIELD)?, #lit, 0, #at)?;
+                    let (#index, #at) = (#r.field_index(), #r.position());
+                    #p::check_prefix(&#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::PREFIX_FIELD)?, #lit, #index, #at)?;
                 },
             )
         }
@@ -314,14 +315,14 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
     let (write_bucket, read_bucket, check_bucket) = match (salt(cx, &this), salt(cx, &this_value)) {
         (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
             let (salt, found, at) = (local("salt"), local("bucket"), local("bucket_at"));
-            let index = Literal::usize_unsuffixed(usize::from(input.attrs.prefix.is_some()));
+            let index = local("bucket_index");
             (
                 quote! {
                     #make
                     #w.named_field(#p::Schema::BUCKET_FIELD, &#salt.bucket_field(#bucket))?;
                 },
                 quote! {
-                    let #at = #r.position();
+                    let (#index, #at) = (#r.field_index(), #r.position());
                     #make
                     let #found = #p::read_bucket(
                         &#salt,
@@ -375,7 +376,7 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
 
             #[inline]
             fn from_key(#bytes: &#de [u8]) -> #p::Result<Self> {
-                #p::decode_ordered(#bytes)
+                #p::decode_ordered(#bytes, #max_len)
             }
         }
 
@@ -404,7 +405,13 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
     let (write_prefix, read_prefix, prefix_alphabet) = match &input.attrs.prefix {
         Some(lit) => (
             quote!(#w.named_field(#p::Schema::PREFIX_FIELD, #lit)?;),
-            quote!(#p::check_prefix(#r.named_field::<&#de [u8]>(#p::Schema::PREFIX_FIELD)?, #lit, 0, 0)?;),
+            {
+                let (index, at) = (local("prefix_index"), local("prefix_at"));
+                quote! {
+                    let (#index, #at) = (#r.field_index(), #r.position());
+                    #p::check_prefix(#r.named_field::<&#de [u8]>(#p::Schema::PREFIX_FIELD)?, #lit, #index, #at)?;
+                }
+            },
             quote! {
                 if #index == 0 {
                     return ::core::option::Option::None;
@@ -417,17 +424,14 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
     let (write_bucket, read_bucket, check_bucket, bucket_alphabet) = match (salt(cx, &this), salt(cx, &this_value)) {
         (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
             let (salt, found) = (local("salt"), local("bucket"));
-            let index_of = Literal::usize_unsuffixed(usize::from(input.attrs.prefix.is_some()));
-            // The offset of a top-level key's bucket: after the prefix and its delimiter.
-            let offset = Literal::usize_unsuffixed(
-                input.attrs.prefix.as_ref().map_or(0, |lit| lit.value().len() + delimiter.value().len()),
-            );
+            let (index_of, offset) = (local("bucket_index"), local("bucket_at"));
             (
                 quote! {
                     #make
                     #w.named_field(#p::Schema::BUCKET_FIELD, &#salt.bucket_field(#bucket))?;
                 },
                 quote! {
+                    let (#index_of, #offset) = (#r.field_index(), #r.position());
                     #make
                     let #found = #p::read_bucket(
                         &#salt,
@@ -497,7 +501,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
 
             #[inline]
             fn from_key(#bytes: &#de [u8]) -> #p::Result<Self> {
-                #p::decode_delimited(#delimiter_text, #bytes)
+                #p::decode_delimited(#delimiter_text, #bytes, #max_len)
             }
         }
 

@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
 use crate::ast::{Field, Input};
-use crate::types::{Bytes, Class, Time};
+use crate::types::{Bytes, Class, Time, last_segment};
 
 /// The `rowkey::schema::Schema` value for the key.
 /// `flattened` gives the `&'static Schema` of a flattened field's type.
@@ -106,9 +106,17 @@ fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &Toke
         Class::Int(_) if attrs.big_endian.is_some() => "BigEndianInt64",
         Class::Int(int) if int.unsigned_64() => "Uint64",
         Class::Int(_) => "Int64",
-        Class::Str(_) | Class::Char => "Utf8",
+        Class::Str(_) => "Utf8",
+        // `char`, `f32` and arrays decode a subset of their encoding's bytes: the schema names
+        // them so that inspecting a key refuses what their decoders refuse.
+        Class::Char => "Char",
+        Class::Bytes(Bytes::Array(_)) => {
+            let inner = field.shape.inner;
+            return quote!(#p::Encoding::ByteArray { len: ::core::mem::size_of::<#inner>() });
+        }
         Class::Bytes(_) => "Bytes",
         Class::Bool => "Bool",
+        Class::Float if last_segment(field.shape.inner).is_some_and(|name| name == "f32") => "Float32",
         Class::Float => "Float64",
         Class::Time(Time::System) => "TimestampMicros",
         // A type parameter's encoding is not known where `SCHEMA` is defined.

@@ -120,9 +120,14 @@ pub(crate) fn decode_decimal(text: &[u8], width: usize, signed: bool, ty: &'stat
         return Err(Error::invalid(ty, format!("expected {width} decimal digits, found {} bytes", digits.len())));
     }
     let mut value = 0u128;
-    for &d in digits {
+    for (i, &d) in digits.iter().enumerate() {
         if !d.is_ascii_digit() {
-            return Err(Error::invalid(ty, format!("{:?} is not a decimal digit", char::from(d))));
+            // The error is located at the field's start: say which of its bytes it is.
+            let at = i + usize::from(negative);
+            return Err(Error::invalid(
+                ty,
+                format!("{:?} at byte {at} of the field is not a decimal digit", char::from(d)),
+            ));
         }
         value = value * 10 + u128::from(d - b'0');
     }

@@ -371,6 +371,23 @@ impl<'f, 'de> DelimitedReader<'f, 'de> {
         self.pos
     }
 
+    /// The 0-based index of the next field to read, as
+    /// [`OrderedReader::field_index`](crate::format::OrderedReader::field_index).
+    ///
+    /// ```
+    /// use rowkey::format::{Delimited, DelimitedReader};
+    ///
+    /// let format = Delimited::default();
+    /// let mut r = DelimitedReader::new(&format, b"a#b", 2);
+    /// let _: &str = r.field()?;
+    /// assert_eq!((r.field_index(), r.position()), (1, 2));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn field_index(&self) -> usize {
+        self.next_field
+    }
+
     /// Reads the next field.
     ///
     /// # Errors

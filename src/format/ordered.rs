@@ -327,6 +327,22 @@ impl<'de> OrderedReader<'de> {
         self.pos
     }
 
+    /// The 0-based index of the next field to read: where a check of a field made after
+    /// reading it (a flattened key's prefix, say) locates its error.
+    ///
+    /// ```
+    /// use rowkey::format::OrderedReader;
+    ///
+    /// let mut r = OrderedReader::new(b"a\x00\x01b", 2);
+    /// let _: String = r.field()?;
+    /// assert_eq!(r.field_index(), 1);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn field_index(&self) -> usize {
+        self.next_field
+    }
+
     /// Reads the next field.
     ///
     /// # Errors

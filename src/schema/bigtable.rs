@@ -368,7 +368,9 @@ fn field_type(field: &KeyField, delimited: bool, options: &ExportOptions) -> Res
         );
     match (options.choice_for(name), native_type(schema, delimited)) {
         (Some(As::Bytes), _) => Ok(bytes_type(schema.optional)),
-        (Some(As::String), _) if text || schema.encoding == Encoding::Utf8 => Ok(string_type(schema.optional)),
+        (Some(As::String), _) if text || matches!(schema.encoding, Encoding::Utf8 | Encoding::Char) => {
+            Ok(string_type(schema.optional))
+        }
         (Some(As::String), _) => Err(field_error(name, format!("its {} bytes are not text", schema.encoding))),
         (None, Ok(kind)) => Ok(kind),
         (None, Err(_)) if text && options.text_as_string => Ok(string_type(schema.optional)),
@@ -399,7 +401,7 @@ fn native_type(schema: &FieldSchema, delimited: bool) -> Result<Json, String> {
     };
     let reversed = matches!(schema.transform, Transform::Reverse { .. });
     match schema.encoding {
-        Encoding::Utf8 => Ok(string_type(schema.optional)),
+        Encoding::Utf8 | Encoding::Char => Ok(string_type(schema.optional)),
         Encoding::Uuid | Encoding::Ulid | Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr if delimited => {
             Ok(string_type(schema.optional))
         }
@@ -419,7 +421,7 @@ fn native_type(schema: &FieldSchema, delimited: bool) -> Result<Json, String> {
         Encoding::Date(_) => Err(format!(
             "`{ty}` is written as days since 1970 (an orderedcode int64), and Bigtable's key types have no DATE"
         )),
-        Encoding::Bytes => Ok(bytes_type(schema.optional)),
+        Encoding::Bytes | Encoding::ByteArray { .. } => Ok(bytes_type(schema.optional)),
         Encoding::Int64 | Encoding::Bool if !delimited => nullable(int64_type("orderedCodeBytes")),
         Encoding::BigEndianInt64 if !delimited => nullable(int64_type("bigEndianBytes")),
         Encoding::TimestampMicros if !delimited => {
@@ -429,7 +431,7 @@ fn native_type(schema: &FieldSchema, delimited: bool) -> Result<Json, String> {
             "`{ty}` is written as orderedcode uint64 (a length byte, then big-endian bytes), which is not Bigtable's \
              INT64 encoding"
         )),
-        Encoding::Float64 => {
+        Encoding::Float64 | Encoding::Float32 => {
             Err(format!("`{ty}` is written as an orderedcode float, which Bigtable has no encoding for"))
         }
         Encoding::Decimal { width, .. } => Err(format!("`{ty}` is written as {width} decimal digits of text")),

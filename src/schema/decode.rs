@@ -32,11 +32,19 @@ pub(super) fn binary(field: &FieldSchema, bytes: Vec<u8>) -> Result<Value> {
     let ty = inner_type(field.rust_type);
     let stored = match field.encoding {
         Encoding::Utf8 => Value::Str(utf8(ty, bytes)?),
+        // The types' own decoders, so that inspect refuses what `from_key` refuses, as it does.
+        Encoding::Char => Value::Str(char::decode_field(FieldBytes::borrowed(&bytes))?.into()),
         Encoding::Bytes | Encoding::Custom => Value::Bytes(bytes),
+        Encoding::ByteArray { len } => Value::Bytes(array(ty, len, bytes)?),
         Encoding::Int64 => Value::Int(decode_i64(&bytes)?.into()),
         Encoding::Uint64 => Value::Int(decode_u64(&bytes)?.into()),
         Encoding::BigEndianInt64 => Value::Int(big_endian(ty, &bytes)?.into()),
         Encoding::Float64 => Value::Float(f64::decode_field(FieldBytes::borrowed(&bytes))?),
+        Encoding::Float32 => {
+            f32::decode_field(FieldBytes::borrowed(&bytes))?;
+            // The f64 as written: an f32 widens to it exactly, NaN payloads included.
+            Value::Float(f64::decode_field(FieldBytes::borrowed(&bytes))?)
+        }
         Encoding::Bool => match decode_i64(&bytes)? {
             0 => Value::Bool(false),
             1 => Value::Bool(true),
@@ -75,7 +83,9 @@ pub(super) fn text(field: &FieldSchema, text: &[u8]) -> Result<Value> {
     let ty = inner_type(field.rust_type);
     let stored = match field.encoding {
         Encoding::Utf8 => Value::Str(utf8(ty, text.to_vec())?),
+        Encoding::Char => Value::Str(char::decode_text(text)?.into()),
         Encoding::Bytes | Encoding::Custom => Value::Bytes(text.to_vec()),
+        Encoding::ByteArray { len } => Value::Bytes(array(ty, len, text.to_vec())?),
         Encoding::Bool => match text {
             b"false" => Value::Bool(false),
             b"true" => Value::Bool(true),
@@ -113,6 +123,7 @@ pub(super) fn text(field: &FieldSchema, text: &[u8]) -> Result<Value> {
         | Encoding::Uint64
         | Encoding::BigEndianInt64
         | Encoding::Float64
+        | Encoding::Float32
         | Encoding::TimestampMicros
         | Encoding::Timestamp(_)
         | Encoding::Flattened(_) => return Err(inconsistent(field, "a delimited key")),
@@ -158,20 +169,6 @@ fn date_in_range(ty: &'static str, spec: DateSpec, days: i64) -> Result<()> {
         Ok(())
     } else {
         Err(Error::invalid(ty, format!("day {days} from the epoch is outside the range of {ty}")))
-    }
-}
-
-/// Where in a text field the first byte outside its encoding's alphabet is, so that an error
-/// points at that byte rather than at the field's start. `None` when every byte could belong
-/// (the field is then wrong as a whole: its length, its range).
-pub(super) fn first_foreign_byte(field: &FieldSchema, text: &[u8]) -> Option<usize> {
-    match field.encoding {
-        Encoding::Decimal { signed, .. } => {
-            let sign = usize::from(signed && text.first() == Some(&b'-'));
-            text[sign..].iter().position(|b| !b.is_ascii_digit()).map(|i| i + sign)
-        }
-        Encoding::Hex { .. } => text.iter().position(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'f')),
-        _ => None,
     }
 }
 
@@ -244,6 +241,15 @@ fn untransform(field: &FieldSchema, ty: &'static str, stored: Value) -> Result<V
 fn utf8(ty: &'static str, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes)
         .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.utf8_error().valid_up_to())))
+}
+
+/// A `[u8; N]`'s bytes, which are exactly `len` long as its decoder requires.
+fn array(ty: &'static str, len: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    if bytes.len() == len {
+        Ok(bytes)
+    } else {
+        Err(Error::invalid(ty, format!("expected exactly {len} bytes, the field has {}", bytes.len())))
+    }
 }
 
 fn big_endian(ty: &'static str, bytes: &[u8]) -> Result<i64> {

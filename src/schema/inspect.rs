@@ -53,18 +53,68 @@ impl Schema {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn inspect(&self, key: &[u8]) -> Result<Inspection> {
+        // In `from_key`'s order: the length, then field by field, each salt once the fields of
+        // its struct are read, then the end of the key; so that both name the same first fault.
+        if key.len() > self.max_len {
+            return Err(Error::TooLong { len: key.len(), max: self.max_len });
+        }
         let fields = self.key_fields();
-        let mut out = Vec::with_capacity(fields.len());
-        let mut buckets = Vec::new();
+        let mut checks = Vec::new();
+        self.push_salt_checks(&mut 0, &mut checks);
+        // Inner structs' salts first where they end on the same field, as their reads return first.
+        checks.sort_by_key(|check| (check.last, std::cmp::Reverse(check.bucket)));
+        let mut reading = Reading { out: Vec::with_capacity(fields.len()), buckets: Vec::new(), checks };
         match self.format {
-            Format::Ordered => read_ordered(&fields, key, &mut out, &mut buckets)?,
-            Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut out, &mut buckets)?,
+            Format::Ordered => read_ordered(&fields, key, &mut reading)?,
+            Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading)?,
         }
-        let delimited = matches!(self.format, Format::Delimited(_));
-        for found in buckets {
-            check_salt(&found, &out, delimited)?;
+        Ok(Inspection { type_name: self.type_name, fields: reading.out })
+    }
+
+    /// For this schema's salt and those of the structs flattened into it: the index (among
+    /// [`key_fields`](Self::key_fields)) of the bucket and of the struct's last field, after
+    /// which the derived `read_fields` checks the bucket. `next` is the index of the
+    /// schema's first field.
+    fn push_salt_checks(&self, next: &mut usize, out: &mut Vec<SaltCheck>) {
+        *next += usize::from(self.prefix.is_some());
+        let bucket = *next;
+        *next += usize::from(self.salt.is_some());
+        for field in self.fields {
+            match field.encoding {
+                Encoding::Flattened(inner) => inner.push_salt_checks(next, out),
+                _ => *next += 1,
+            }
         }
-        Ok(Inspection { type_name: self.type_name, fields: out })
+        if self.salt.is_some() {
+            out.push(SaltCheck { bucket, last: next.saturating_sub(1).max(bucket) });
+        }
+    }
+}
+
+/// Where a salt's bucket is, and the field after which its struct's decoder checks it.
+struct SaltCheck {
+    bucket: usize,
+    last: usize,
+}
+
+/// What [`Schema::inspect`] has read so far, and the salt checks still to make.
+struct Reading {
+    out: Vec<InspectedField>,
+    buckets: Vec<FoundBucket>,
+    checks: Vec<SaltCheck>,
+}
+
+impl Reading {
+    /// Adds a field, then checks every salt whose struct ends with it.
+    fn push(&mut self, field: InspectedField, delimited: bool) -> Result<()> {
+        self.out.push(field);
+        let index = self.out.len() - 1;
+        for check in self.checks.iter().filter(|check| check.last == index) {
+            if let Some(found) = self.buckets.iter().find(|found| found.index == check.bucket) {
+                check_salt(found, &self.out, delimited)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -266,12 +316,7 @@ struct FoundBucket {
     value: u32,
 }
 
-fn read_ordered(
-    fields: &[KeyField],
-    key: &[u8],
-    out: &mut Vec<InspectedField>,
-    buckets: &mut Vec<FoundBucket>,
-) -> Result<()> {
+fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
     let mut r = OrderedReader::new(key, fields.len());
     for (index, &field) in fields.iter().enumerate() {
         let offset = r.position();
@@ -285,7 +330,7 @@ fn read_ordered(
             KeyField::Bucket(salt) => {
                 let bytes = r.named_field::<Vec<u8>>(name)?;
                 let value = read_bucket(&salt.salt().map_err(located)?, &bytes, false, index, offset)?;
-                buckets.push(FoundBucket { index, offset, salt, value });
+                reading.buckets.push(FoundBucket { index, offset, salt, value });
                 bucket_value(&salt, value)
             }
             KeyField::Value(schema) => {
@@ -294,18 +339,12 @@ fn read_ordered(
                 decode::binary(schema, bytes).map_err(located)?
             }
         };
-        out.push(InspectedField { name, value, offset, field });
+        reading.push(InspectedField { name, value, offset, field }, false)?;
     }
     r.finish()
 }
 
-fn read_delimited(
-    delimiter: &'static str,
-    fields: &[KeyField],
-    key: &[u8],
-    out: &mut Vec<InspectedField>,
-    buckets: &mut Vec<FoundBucket>,
-) -> Result<()> {
+fn read_delimited(delimiter: &'static str, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
     let format = Delimited::new(delimiter)?;
     let mut r = crate::format::DelimitedReader::new(&format, key, fields.len());
     let mut offset = 0;
@@ -320,15 +359,12 @@ fn read_delimited(
             }
             KeyField::Bucket(salt) => {
                 let value = read_bucket(&salt.salt().map_err(located)?, text, true, index, offset)?;
-                buckets.push(FoundBucket { index, offset, salt, value });
+                reading.buckets.push(FoundBucket { index, offset, salt, value });
                 bucket_value(&salt, value)
             }
-            KeyField::Value(schema) => decode::text(schema, text).map_err(|e| {
-                let at = offset + decode::first_foreign_byte(schema, text).unwrap_or(0);
-                e.in_field(index, Some(name), at)
-            })?,
+            KeyField::Value(schema) => decode::text(schema, text).map_err(located)?,
         };
-        out.push(InspectedField { name, value, offset, field });
+        reading.push(InspectedField { name, value, offset, field }, true)?;
         offset += text.len() + delimiter.len();
     }
     r.finish()

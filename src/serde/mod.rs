@@ -141,8 +141,15 @@
 //! A map is the sequence key, value, key, value, ... Its keys must come in ascending key
 //! order with no two equal (a `BTreeMap` does; `-0.0` and `0.0` are one key): a map in
 //! another order, such as a `HashMap`'s, would give different keys for equal maps, so it is
-//! an [`Error::Unencodable`] that says to use a `BTreeMap`. A
+//! an [`Error::Unencodable`] that says to use a `BTreeMap`, and decoding refuses such keys
+//! ([`Error::NonCanonical`]). A
 //! `HashSet` cannot be told from a sequence: use a `BTreeSet`.
+//!
+//! A set is a sequence to serde, in encoding and decoding alike, so the decoder cannot tell
+//! a `BTreeSet`'s elements from a `Vec`'s: [`from_key`] accepts a set's elements repeated or
+//! out of order (the set keeps each once, sorted), keys the encoder never writes. That is
+//! the one exception to "one value, one key" below; [`from_key_exact`] refuses those keys
+//! too.
 //!
 //! # Values inside one field
 //!
@@ -185,11 +192,13 @@
 //! around a value it cannot hold (`BigEndian<String>`), a negative `BigEndian`, a value that
 //! serializes as its `Display` text ([below](#dates-times-ids-and-addresses)) and values
 //! nested deeper than 128 levels are errors when encoding and decoding alike. Decoding accepts any bytes without panicking, and refuses bytes the
-//! encoder would not write, so one value has one key.
+//! encoder would not write, so one value has one key, except for sets
+//! ([above](#sequences-and-maps)), which [`from_key_exact`] covers.
 
 pub mod as_field;
 mod de;
 mod de_field;
+mod exact;
 mod impls;
 mod scalar;
 mod ser;
@@ -201,6 +210,7 @@ use serde::de::{Deserialize, Expected, Unexpected};
 use serde::ser::Serialize;
 
 pub use as_field::AsField;
+pub use exact::from_key_exact;
 
 use crate::error::{Error, Location, Result};
 use crate::format::OrderedWriter;

@@ -99,7 +99,12 @@ macro_rules! reversed_text {
             fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
                 let text = std::str::from_utf8(bytes.as_slice())
                     .map_err(|_| Error::invalid(stringify!($name), "the field is not UTF-8"))?;
-                $unreverse(text).map($name)
+                // The check's error is about an argument, which has no place in a key: make it
+                // one about this field, which the key reader locates.
+                $unreverse(text).map($name).map_err(|e| match e {
+                    Error::InvalidArgument { detail, .. } => Error::invalid(stringify!($name), detail),
+                    other => other,
+                })
             }
         }
 

@@ -1,0 +1,67 @@
+//! The promises every decoder keeps on any bytes, as checks that panic (a crash to libFuzzer)
+//! when one is broken.
+
+use std::fmt::Debug;
+
+use rowkey::RowKeyOwned;
+use rowkey::schema::KeySchema;
+
+use crate::show;
+
+/// A check of one key type on one input, so that one list of types serves several targets.
+pub trait KeyCheck {
+    /// Checks `bytes` as a key of `T`.
+    fn check<T: RowKeyOwned + KeySchema + Debug>(&self, bytes: &[u8]);
+}
+
+/// One value, one key: bytes that decode re-encode to exactly themselves.
+pub struct Canonical;
+
+impl KeyCheck for Canonical {
+    fn check<T: RowKeyOwned + KeySchema + Debug>(&self, bytes: &[u8]) {
+        canonical::<T>(bytes);
+    }
+}
+
+/// `T::SCHEMA.inspect` says what `T::from_key` says: both accept, or both refuse naming the
+/// same field at the same byte.
+pub struct Agreement;
+
+impl KeyCheck for Agreement {
+    fn check<T: RowKeyOwned + KeySchema + Debug>(&self, bytes: &[u8]) {
+        agreement::<T>(bytes);
+    }
+}
+
+/// Decodes `bytes` as a `T`; when that succeeds, the value's key must be `bytes`.
+pub fn canonical<T: RowKeyOwned + Debug>(bytes: &[u8]) {
+    if let Ok(value) = T::from_key(bytes) {
+        match value.to_key() {
+            Ok(again) => assert!(
+                again.as_bytes() == bytes,
+                "{} decodes to {value:?}, whose key is {}",
+                show(bytes),
+                show(&again)
+            ),
+            Err(e) => panic!("{} decodes to {value:?}, which does not encode: {e}", show(bytes)),
+        }
+    }
+}
+
+/// `inspect` against `from_key` on the same bytes.
+pub fn agreement<T: RowKeyOwned + KeySchema + Debug>(bytes: &[u8]) {
+    let typed = T::from_key(bytes);
+    let inspected = T::SCHEMA.inspect(bytes);
+    match (&typed, &inspected) {
+        (Ok(_), Ok(inspection)) => {
+            // Showing an inspection must not fail either.
+            let _ = inspection.to_string();
+        }
+        (Err(a), Err(b)) => assert!(
+            a.location().name() == b.location().name() && a.location().offset() == b.location().offset(),
+            "{}\nfrom_key: {a}\ninspect:  {b}",
+            show(bytes)
+        ),
+        _ => panic!("{}\nfrom_key: {typed:?}\ninspect:  {inspected:?}", show(bytes)),
+    }
+}
