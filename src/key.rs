@@ -405,10 +405,9 @@ impl Extend<u8> for Key {
 }
 
 impl From<&[u8]> for Key {
+    #[inline]
     fn from(bytes: &[u8]) -> Self {
-        let mut key = Key::with_capacity(bytes.len());
-        key.bytes.extend_from_slice(bytes);
-        key
+        Key { bytes: KeyBuf::from_slice(bytes) }
     }
 }
 

@@ -260,13 +260,19 @@ impl KeyBuf {
     }
 
     pub(crate) fn from_vec(v: Vec<u8>) -> Self {
-        if v.len() <= INLINE {
-            let mut buf = KeyBuf::new();
-            buf.extend_from_slice(&v);
-            buf
-        } else {
-            KeyBuf::Heap(v)
+        if v.len() <= INLINE { KeyBuf::from_slice(&v) } else { KeyBuf::Heap(v) }
+    }
+
+    /// A copy of `src`, built in place: scan bounds make two of these per range.
+    #[inline]
+    pub(crate) fn from_slice(src: &[u8]) -> Self {
+        if src.len() > INLINE {
+            return KeyBuf::Heap(src.to_vec());
         }
+        let mut bytes = [0; INLINE];
+        copy_short(&mut bytes[..src.len()], src);
+        // At most INLINE bytes, which fits a u8.
+        KeyBuf::Inline { len: src.len() as u8, bytes }
     }
 }
 

@@ -102,7 +102,27 @@ impl OrderedScan {
 
     /// The key whose fields after the fixed ones are all empty, and so dropped.
     fn dropped_key(&self) -> Key {
-        if self.kept == 0 { Key::from(&EMPTY_FIELD[..]) } else { Key::from(&self.prefix[..self.kept]) }
+        if self.kept == 0 {
+            return Key::from(&EMPTY_FIELD[..]);
+        }
+        // A clone of an inline key is one fixed-size copy, cheaper than building a new one.
+        let mut dropped = self.prefix.clone();
+        dropped.truncate(self.kept);
+        dropped
+    }
+
+    /// The first key past every key that starts with the prefix. The prefix ends in a
+    /// separator (`01`, or `fe` negated), so that is the prefix with its last byte raised.
+    fn after_prefix(&self) -> Bound<Key> {
+        match self.prefix.as_bytes().last() {
+            Some(&last) if last != 0xff => {
+                let mut end = self.prefix.clone();
+                let at = end.len() - 1;
+                end.as_mut_bytes()[at] = last + 1;
+                Bound::Excluded(end)
+            }
+            _ => bound_after(&self.prefix),
+        }
     }
 
     /// Whether `dropped` lies just before `prefix` with no key of the type between them, so
@@ -129,10 +149,11 @@ impl OrderedScan {
         if self.fixed == self.fields {
             return KeyRanges::from(KeyRange::key(&dropped));
         }
-        let end = bound_after(&self.prefix);
+        let end = self.after_prefix();
         if self.touches(&dropped) {
-            // The usual case: the dropped key starts the range, with no copy of the prefix.
-            return KeyRanges::from(KeyRange::new(Bound::Included(dropped), end));
+            // The usual case: the dropped key starts the range, with no copy of the prefix;
+            // it sorts below the prefix's successor, so the range is never empty.
+            return KeyRanges::one(KeyRange::new(Bound::Included(dropped), end));
         }
         self.with_dropped(Some(dropped), Bound::Included(self.prefix.clone()), end)
     }

@@ -28,9 +28,12 @@ use super::{Cut, KeyRange};
 /// ```
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct KeyRanges {
-    // One or two ranges are the common case (a prefix, plus the key that drops an empty
-    // field): they stay inline, so computing them allocates nothing.
-    ranges: SmallVec<[KeyRange; 2]>,
+    // One range is the common case (a prefix, or a prefix and a range of the next field):
+    // it stays inline, so computing it allocates nothing. Room for one only: a `KeyRange`
+    // is 144 bytes, and every byte held inline is copied each time the ranges move (a
+    // derived scan's `Result` moves them twice), which made a prefix range cost more than
+    // three encodes with room for two.
+    ranges: SmallVec<[KeyRange; 1]>,
 }
 
 impl KeyRanges {
@@ -137,7 +140,7 @@ impl FromIterator<KeyRange> for KeyRanges {
     fn from_iter<I: IntoIterator<Item = KeyRange>>(iter: I) -> Self {
         let mut sorted: Vec<KeyRange> = iter.into_iter().filter(|r| !r.is_empty()).collect();
         sorted.sort_by(|a, b| a.lower().cmp(&b.lower()));
-        let mut ranges = SmallVec::<[KeyRange; 2]>::with_capacity(sorted.len());
+        let mut ranges = SmallVec::<[KeyRange; 1]>::with_capacity(sorted.len());
         for range in sorted {
             match ranges.last_mut() {
                 Some(last) if range.lower() <= last.upper() => last.absorb(range),
@@ -160,15 +163,25 @@ impl From<KeyRange> for KeyRanges {
     /// One range (none when it is empty), held inline: no sort and no allocation.
     #[inline]
     fn from(range: KeyRange) -> Self {
-        let mut ranges = KeyRanges::new();
-        ranges.push(range);
-        ranges
+        if range.is_empty() {
+            return KeyRanges::new();
+        }
+        KeyRanges::one(range)
+    }
+}
+
+impl KeyRanges {
+    /// One range that the caller knows is not empty, built in place.
+    #[inline]
+    pub(crate) fn one(range: KeyRange) -> Self {
+        debug_assert!(!range.is_empty());
+        KeyRanges { ranges: smallvec::smallvec![range] }
     }
 }
 
 impl IntoIterator for KeyRanges {
     type Item = KeyRange;
-    type IntoIter = smallvec::IntoIter<[KeyRange; 2]>;
+    type IntoIter = smallvec::IntoIter<[KeyRange; 1]>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.ranges.into_iter()
