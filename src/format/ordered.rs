@@ -406,17 +406,15 @@ impl<'de> OrderedReader<'de> {
         if rest.is_empty() {
             return self.take_at_end(DESC);
         }
-        self.after_separator = false;
-        if rest.len() >= 2 && rest[0] ^ flip == 0 && rest[1] ^ flip == 0 {
-            return self.take_empty::<DESC>(last);
-        }
         // Most fields are ascending and hold no `00`: the field is everything up to the first
-        // `00 01` (or the end of the key), borrowed as it is. Anything else takes the general
-        // path below, which starts over.
+        // `00 01` (or the end of the key), borrowed as it is. Such a field does not start with
+        // `00`, so it is not the empty-field marker either, which is checked only after.
+        // Anything else takes the general path below, which starts over.
         if !DESC {
             match find_byte(rest, 0) {
                 None => {
                     self.pos = self.bytes.len();
+                    self.after_separator = false;
                     return Ok(FieldBytes::borrowed(rest));
                 }
                 Some(zero) if zero > 0 && !last && rest.get(zero + 1) == Some(&SEPARATOR[1]) => {
@@ -426,6 +424,10 @@ impl<'de> OrderedReader<'de> {
                 }
                 Some(_) => {}
             }
+        }
+        self.after_separator = false;
+        if rest.len() >= 2 && rest[0] ^ flip == 0 && rest[1] ^ flip == 0 {
+            return self.take_empty::<DESC>(last);
         }
         self.take_general::<DESC>(last)
     }
