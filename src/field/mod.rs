@@ -309,6 +309,7 @@ impl<'de> FieldBytes<'de> {
     }
 
     /// A copy of `bytes`, inline when short.
+    #[cfg(feature = "serde")]
     pub(crate) fn copied(bytes: &[u8]) -> Self {
         if bytes.len() <= INLINE_FIELD {
             let mut inline = [0; INLINE_FIELD];
