@@ -17,9 +17,11 @@ use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema,
 impl Schema {
     /// Decodes `key` field by field from this description alone, undoing transforms, and
     /// checks it the way the key type's `from_key` does: framing, prefix, each field's
-    /// encoding, and the salt bucket against the fields it is computed from. A field of a
-    /// type the schema cannot see into ([`Encoding::Custom`]) is taken as its bytes,
-    /// unchecked.
+    /// encoding, and the salt bucket against the fields it is computed from, in the order
+    /// `from_key` checks them, so that both name the same first fault. A field of a type the
+    /// schema cannot see into ([`Encoding::Custom`]) is taken as its bytes, unchecked; a
+    /// borrowed field (`&str`, `&[u8]`) is read whole even where `from_key` cannot borrow it
+    /// (it needed unescaping): the key is well formed, and the owned type reads it.
     ///
     /// # Errors
     ///
