@@ -45,6 +45,8 @@ use crate::salt::{Salt, SaltHash};
 mod bigtable;
 mod decode;
 mod inspect;
+#[cfg(feature = "schema-json")]
+pub mod json;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
