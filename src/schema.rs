@@ -44,6 +44,7 @@ use crate::salt::{Salt, SaltHash};
 #[cfg(feature = "bigtable-schema")]
 mod bigtable;
 mod decode;
+mod encode;
 mod inspect;
 #[cfg(feature = "schema-json")]
 pub mod json;

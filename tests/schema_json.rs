@@ -1,6 +1,7 @@
 //! rowkey's schema JSON: every scenario key's schema, written and read back, is the same
 //! schema, and decodes generated keys (and bytes that are not keys) exactly as the type's
-//! `from_key` and its own `SCHEMA.inspect` do.
+//! `from_key` and its own `SCHEMA.inspect` do; the fields it reads, as text, encode back to
+//! the key.
 
 mod common;
 
@@ -45,7 +46,12 @@ where
             let (key, bad) = key_and_mutation(value.to_key().unwrap(), at, byte, op);
             // The key: the fields the type decodes, read by the file as by the type's schema.
             prop_assert_eq!(T::from_key(&key).unwrap(), value);
-            prop_assert_eq!(read.inspect(&key).unwrap(), T::SCHEMA.inspect(&key).unwrap());
+            let inspection = read.inspect(&key).unwrap();
+            prop_assert_eq!(&inspection, &T::SCHEMA.inspect(&key).unwrap());
+            // And back: the fields as text, as `rowkey encode` takes them, give the key.
+            let texts: Vec<(&str, String)> = inspection.fields().iter().map(|f| (f.name(), f.value_text())).collect();
+            let pairs: Vec<(&str, &str)> = texts.iter().map(|(name, text)| (*name, text.as_str())).collect();
+            prop_assert_eq!(read.encode(&pairs).map_err(|e| e.to_string()), Ok(key.clone()), "{}", inspection);
             // Other bytes: refused where and as the type refuses them.
             let (by_file, by_type) = (read.inspect(&bad), T::from_key(&bad));
             prop_assert_eq!(
