@@ -180,3 +180,10 @@ fn a_bad_file_names_the_place_to_fix() {
         assert!(err.contains(expected), "{expected:?} not in {err:?}");
     }
 }
+
+#[test]
+fn the_readme_schema_file_is_the_quickstart_keys() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/reading.schema.json");
+    let file = std::fs::read_to_string(path).unwrap();
+    assert_eq!(file.trim_end(), Reading::SCHEMA.to_json(), "regenerate {path} from Reading::SCHEMA.to_json()");
+}
