@@ -1,4 +1,4 @@
-//! `rowkey`: read, build and split row keys from a key design's schema file, from a shell.
+//! `rowkey`: read, build, split and scan row keys from a key design's schema file, from a shell.
 //!
 //! The schema file is what `T::SCHEMA.to_json()` writes for a `#[derive(RowKey)]` key
 //! (feature `schema-json` of rowkey). Every subcommand takes it with `--schema FILE`.
@@ -6,6 +6,7 @@
 mod encode;
 mod input;
 mod inspect;
+mod scan;
 mod splits;
 
 use std::process::ExitCode;
@@ -24,6 +25,7 @@ enum Command {
     Inspect(inspect::Args),
     Encode(encode::Args),
     Splits(splits::Args),
+    Scan(scan::Args),
 }
 
 /// What a subcommand failed on: one line for the user, and the exit status.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(args),
         Command::Encode(args) => encode::run(args),
         Command::Splits(args) => splits::run(args),
+        Command::Scan(args) => scan::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),

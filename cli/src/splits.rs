@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<u8, Failure> {
 
 /// `word` as one shell word: as is when no character of it means anything to the shell,
 /// else single-quoted.
-fn shell_word(word: &str) -> String {
+pub fn shell_word(word: &str) -> String {
     if !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"#%+,-./:=@_".contains(&b)) {
         word.to_owned()
     } else {

@@ -244,9 +244,127 @@ fn bad_input_gets_one_line_naming_the_fix() {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for subcommand in ["inspect", "encode", "splits"] {
+    for subcommand in ["inspect", "encode", "splits", "scan"] {
         let output = rowkey().args([subcommand, "--help"]).output().unwrap();
         assert!(output.status.success());
         assert!(String::from_utf8_lossy(&output.stdout).contains("Examples:\n  rowkey "), "{subcommand}");
+    }
+}
+
+/// A range as `[start, end)` bytes, `None` for no bound: what a `rowkey scan` line gives.
+type HalfOpen = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+fn half_open(range: &rowkey::KeyRange) -> HalfOpen {
+    use std::ops::Bound;
+    let start = match range.start() {
+        Bound::Included(k) => Some(k.to_vec()),
+        Bound::Excluded(k) => Some(rowkey::key_after(k).to_vec()),
+        Bound::Unbounded => None,
+    };
+    let end = match range.end() {
+        Bound::Excluded(k) => Some(k.to_vec()),
+        Bound::Included(k) => Some(rowkey::key_after(k).to_vec()),
+        Bound::Unbounded => None,
+    };
+    (start, end)
+}
+
+/// The ranges of `rowkey scan` output: `cbt read` commands (their words unquoted) or `hex` lines.
+fn read_scan_lines(text: &str) -> Vec<HalfOpen> {
+    text.lines()
+        .map(|line| {
+            let words: Vec<&str> = line.split(' ').map(|w| w.trim_matches('\'')).collect();
+            let hex = words[0] == "hex";
+            if !hex {
+                assert_eq!(&words[..3], ["cbt", "read", "readings"], "{line}");
+            }
+            let bound = |name: &str| {
+                words
+                    .iter()
+                    .find_map(|w| w.strip_prefix(name))
+                    .map(|v| if hex { KeyForm::Hex.parse(v).unwrap().to_vec() } else { v.as_bytes().to_vec() })
+            };
+            (bound("start="), bound("end="))
+        })
+        .collect()
+}
+
+#[test]
+fn scan_prints_the_scan_builders_ranges() {
+    let schema = schema_file::<Reading>();
+    let ordered = schema_file::<OrderedReading>();
+    let scan = |schema: &PathBuf, args: &[String]| {
+        let output =
+            rowkey().args(["scan", "--table", "readings", "--schema"]).arg(schema).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let expect = |ranges: rowkey::Result<rowkey::KeyRanges>| -> Vec<HalfOpen> {
+        ranges.unwrap().iter().filter(|r| !r.is_empty()).map(half_open).collect()
+    };
+    let values = generate(strategies::reading());
+    for (a, b) in values.iter().zip(values.iter().skip(1)).take(10) {
+        let (lo, hi) = (a.ts_millis.min(b.ts_millis), a.ts_millis.max(b.ts_millis));
+        let fixed = [format!("device_type={}", a.device_type), format!("device_id={}", a.device_id)];
+        // The bucket known from the device id: one range.
+        let builder = Reading::scan().device_type(&a.device_type).device_id(&a.device_id);
+        assert_eq!(read_scan_lines(&scan(&schema, &fixed)), expect(builder.ranges()));
+        let with_range = [fixed[0].clone(), fixed[1].clone(), format!("ts_millis={lo}..={hi}")];
+        let builder = Reading::scan().device_type(&a.device_type).device_id(&a.device_id).ts_millis_range(lo..=hi);
+        assert_eq!(read_scan_lines(&scan(&schema, &with_range)), expect(builder.ranges()));
+        // Not known: one range in each of the 16 buckets.
+        let printed = read_scan_lines(&scan(&schema, &fixed[..1]));
+        assert_eq!(printed.len(), 16);
+        assert_eq!(printed, expect(Reading::scan().device_type(&a.device_type).ranges()));
+    }
+    // The ordered format's bounds are not printable: hex lines, and the same ranges as JSON.
+    let values = generate(strategies::ordered_reading());
+    for a in values.iter().take(10) {
+        let args = [
+            format!("device_type={}", inspected(a, "device_type")),
+            format!("device_id={}", inspected(a, "device_id")),
+        ];
+        let builder = OrderedReading::scan().device_type(&a.device_type).device_id(&a.device_id).ts_millis_range(..0);
+        let with_range = [args[0].clone(), args[1].clone(), "ts_millis=..0".to_owned()];
+        assert_eq!(read_scan_lines(&scan(&ordered, &with_range)), expect(builder.ranges()));
+        let json: serde_json::Value =
+            serde_json::from_str(&scan(&ordered, &[vec!["--json".to_owned()], with_range.to_vec()].concat())).unwrap();
+        let from_json: Vec<HalfOpen> = json["rowRanges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let key =
+                    |name: &str| r.get(name).map(|v| KeyForm::Base64.parse(v.as_str().unwrap()).unwrap().to_vec());
+                assert!(r.get("startKeyOpen").is_none() && r.get("endKeyClosed").is_none(), "{r}");
+                (key("startKeyClosed"), key("endKeyOpen"))
+            })
+            .collect();
+        assert_eq!(from_json, expect(builder.ranges()));
+    }
+}
+
+/// The field's text as `rowkey inspect` prints it (quoted when it must be), which `scan` reads.
+fn inspected<T: RowKeyOwned + KeySchema>(value: &T, name: &str) -> String {
+    let key = value.to_key().unwrap();
+    T::SCHEMA.inspect(&key).unwrap().fields().iter().find(|f| f.name() == name).unwrap().value_text()
+}
+
+#[test]
+fn scan_refuses_bad_queries_with_status_2() {
+    let schema = schema_file::<Reading>();
+    for (args, expected) in [
+        (vec!["device_id=x"], "`device_type` before it is not"),
+        (vec!["device_type=phone", "ts_millis=1..2"], "here `device_id`, not `ts_millis`"),
+        (vec!["device_type=a..b", "device_id=x"], "only the last argument can be a range"),
+        (vec!["device_type=phone", "device_id=x", "ts_millis=soon.."], "not a decimal integer"),
+        (vec!["colour=red"], "no field `colour`"),
+        (vec!["device_type"], "write it as name=value"),
+    ] {
+        let output = rowkey().args(["scan", "--schema"]).arg(&schema).args(&args).output().unwrap();
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {expected:?} not in {err}");
     }
 }
