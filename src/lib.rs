@@ -93,6 +93,7 @@ pub mod format;
 pub mod hotspot;
 pub mod key;
 mod key_buf;
+pub mod key_text;
 mod merge;
 pub mod range;
 mod row_key;
@@ -101,6 +102,7 @@ pub mod scan;
 pub mod schema;
 #[cfg(feature = "serde")]
 pub mod serde;
+pub mod splits;
 #[cfg(feature = "proptest")]
 pub mod testing;
 pub mod transform;

@@ -44,7 +44,10 @@ use crate::salt::{Salt, SaltHash};
 #[cfg(feature = "bigtable-schema")]
 mod bigtable;
 mod decode;
+mod encode;
 mod inspect;
+#[cfg(feature = "schema-json")]
+pub mod json;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::error::{Error, Result};
+use crate::key_text::to_base64 as base64;
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform};
 
 /// Bigtable's reserved names: the row key and cell timestamp columns of GoogleSQL.
@@ -444,44 +445,9 @@ fn native_type(schema: &FieldSchema, delimited: bool) -> Result<Json, String> {
     }
 }
 
-/// Standard base64 with padding (RFC 4648 §4), as the proto3 JSON mapping writes `bytes`.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let word = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[((word >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_matches_rfc_4648_vectors() {
-        for (input, expected) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-            ("#", "Iw=="),
-            ("::", "Ojo="),
-        ] {
-            assert_eq!(base64(input.as_bytes()), expected, "{input:?}");
-        }
-        assert_eq!(base64(&[0xff, 0xfe, 0xfd]), "//79");
-    }
 
     #[test]
     fn the_null_escape_is_a_nul_character() {

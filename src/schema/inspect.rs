@@ -283,21 +283,53 @@ impl InspectedField {
     pub fn key_field(&self) -> KeyField {
         self.field
     }
+
+    /// The value as text, in the form [`Schema::encode`] reads back: as `Display` shows it,
+    /// without the name and the notes on how the key stores it.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Device { #[rowkey(hex)] id: u32, #[rowkey(reverse)] ts: i64 }
+    ///
+    /// let key = Device { id: 0x4c41_0523, ts: 7 }.to_key()?;
+    /// let inspection = Device::SCHEMA.inspect(&key)?;
+    /// let texts: Vec<(&str, String)> = inspection.fields().iter().map(|f| (f.name(), f.value_text())).collect();
+    /// assert_eq!(texts, [("id", "4c410523".to_owned()), ("ts", "7".to_owned())]);
+    /// let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    /// assert_eq!(Device::SCHEMA.encode(&pairs)?, key);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn value_text(&self) -> String {
+        ValueText(self).to_string()
+    }
+}
+
+/// A field's value as `InspectedField`'s `Display` writes it, hex fields in hex.
+struct ValueText<'a>(&'a InspectedField);
+
+impl fmt::Display for ValueText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let KeyField::Value(schema) = self.0.field else { return self.0.value.fmt(f) };
+        match (&self.0.value, schema.encoding) {
+            (Value::Int(n), Encoding::Hex { digits }) => {
+                write!(f, "{n:0width$x}", width = digits.map_or(0, usize::from))
+            }
+            (Value::Bytes(bytes), Encoding::Hex { .. }) => bytes.iter().try_for_each(|b| write!(f, "{b:02x}")),
+            (value, _) => value.fmt(f),
+        }
+    }
 }
 
 /// `name=value`, hex fields in hex, then what the bytes hold instead of the value:
 /// `(desc)`, `(reversed)`, `(bit-reversed)` or `(reversed domain)`.
 impl fmt::Display for InspectedField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}=", self.name)?;
-        let KeyField::Value(schema) = self.field else { return self.value.fmt(f) };
-        match (&self.value, schema.encoding) {
-            (Value::Int(n), Encoding::Hex { digits }) => {
-                write!(f, "{n:0width$x}", width = digits.map_or(0, usize::from))?
-            }
-            (Value::Bytes(bytes), Encoding::Hex { .. }) => bytes.iter().try_for_each(|b| write!(f, "{b:02x}"))?,
-            (value, _) => value.fmt(f)?,
-        }
+        write!(f, "{}={}", self.name, ValueText(self))?;
+        let KeyField::Value(schema) = self.field else { return Ok(()) };
         if schema.descending {
             f.write_str(" (desc)")?;
         }

@@ -272,3 +272,24 @@ impl EveryText {
         }
     }
 }
+
+/// [`Reading`] with the device id as 8 hex digits, which spread evenly: a table of it splits
+/// inside each bucket along the id as well as at the buckets.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+pub struct HexReading {
+    #[rowkey(hex)]
+    pub device_id: u32,
+    #[rowkey(reverse)]
+    pub ts_millis: i64,
+}
+
+/// Events by a 4-byte id in descending order behind a modulo bucket of their sequence number:
+/// the ordered format's fixed-width bytes, inverted, after the bucket.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 8, from = [seq], hash = "modulo"))]
+pub struct EventById {
+    #[rowkey(desc)]
+    pub id: [u8; 4],
+    pub seq: i64,
+}

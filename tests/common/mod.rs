@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod keys;
+pub mod strategies;
 pub mod typed;
 
 /// Data rows (not `#` comments, not blank) with their tab-separated fields.

@@ -1,0 +1,160 @@
+//! `rowkey scan`: the key ranges a query reads, from the schema file alone, as the arguments
+//! of `cbt read` (or hex, or a Bigtable `RowSet` as JSON).
+
+use std::io::Write;
+use std::ops::Bound;
+use std::path::PathBuf;
+
+use rowkey::KeyRange;
+use rowkey::key_text::KeyForm;
+use rowkey::range::key_after;
+
+use crate::splits::shell_word;
+use crate::{Failure, input};
+
+/// Print the key ranges of a query: leading fields fixed, optionally a range on the next one;
+/// for a salted key whose bucket is not fixed by its fields, one range in each bucket.
+#[derive(clap::Args)]
+#[command(after_help = "Values are written as `rowkey encode` takes them. The last argument may be a range of the
+field after the fixed ones: lo..hi (hi excluded), lo..=hi, lo.. or ..hi, in the field's value
+order (a reversed time's later bound is the start of its keys; rowkey turns them round).
+
+Each range prints as a `cbt read` command when its bounds are printable, else as
+`hex start=... end=...` (start included, end excluded; no bound when the range has none).
+
+Examples:
+  rowkey scan --schema reading.json --table readings device_type=phone device_id=4c410523
+  rowkey scan --schema reading.json device_type=phone device_id=4c410523 ts_millis=1588291200000..1588377600000
+  rowkey scan --schema reading.json --json device_type=phone")]
+pub struct Args {
+    /// The key design's schema file (`T::SCHEMA.to_json()`).
+    #[arg(long)]
+    schema: PathBuf,
+    /// The table name in the cbt commands.
+    #[arg(long, default_value = "TABLE")]
+    table: String,
+    /// Print a Bigtable RowSet in proto3 JSON (`{"rowRanges": [...]}`, keys in base64).
+    #[arg(long)]
+    json: bool,
+    /// The fixed fields as `name=value`, in key order from the first; the last may be `name=lo..hi`.
+    values: Vec<String>,
+}
+
+/// A `name=value` argument, split.
+fn pair(arg: &str) -> Result<(&str, &str), Failure> {
+    arg.split_once('=').ok_or_else(|| Failure::input(format!("{arg:?} is not a field value: write it as name=value")))
+}
+
+/// `lo..hi`, `lo..=hi`, `lo..`, `..hi` as bounds; `None` for a single value (quoted text
+/// is always a single value, so text holding `..` can be fixed).
+fn range_of(text: &str) -> Option<(Bound<&str>, Bound<&str>)> {
+    if text.starts_with('"') {
+        return None;
+    }
+    let (lo, hi) = text.split_once("..")?;
+    let start = if lo.is_empty() { Bound::Unbounded } else { Bound::Included(lo) };
+    let end = match hi.strip_prefix('=') {
+        Some(hi) => Bound::Included(hi),
+        None if hi.is_empty() => Bound::Unbounded,
+        None => Bound::Excluded(hi),
+    };
+    Some((start, end))
+}
+
+pub fn run(args: Args) -> Result<u8, Failure> {
+    let schema = input::schema(&args.schema)?;
+    let mut fixed = args.values.iter().map(|arg| pair(arg)).collect::<Result<Vec<_>, Failure>>()?;
+    let range = match fixed.last().and_then(|&(name, text)| range_of(text).map(|(lo, hi)| (name, lo, hi))) {
+        Some(range) => {
+            fixed.pop();
+            Some(range)
+        }
+        None => None,
+    };
+    if let Some((name, _)) = fixed.iter().find(|(_, text)| range_of(text).is_some()) {
+        return Err(Failure::input(format!(
+            "`{name}`: only the last argument can be a range; quote a text value holding `..`"
+        )));
+    }
+    let ranges = schema.scan_ranges(&fixed, range)?;
+    let ranges: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();
+    let text = if args.json {
+        let rows: Vec<String> = ranges.iter().map(|r| row_range_json(r)).collect();
+        format!("{{\"rowRanges\": [{}]}}\n", rows.join(", "))
+    } else {
+        ranges.iter().map(|range| cbt_line(range, &args.table) + "\n").collect()
+    };
+    // A reader that stops early (`| head`) is not an error: the ranges it took are printed.
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::input(format!("cannot write the ranges: {e}")))
+        }
+        _ => Ok(0),
+    }
+}
+
+/// The range as `[start, end)`: what `cbt read` takes (its start is included, its end not).
+fn half_open(range: &KeyRange) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+    let start = match range.start() {
+        Bound::Included(k) => Some(k.to_vec()),
+        Bound::Excluded(k) => Some(key_after(k).to_vec()),
+        Bound::Unbounded => None,
+    };
+    let end = match range.end() {
+        Bound::Excluded(k) => Some(k.to_vec()),
+        Bound::Included(k) => Some(key_after(k).to_vec()),
+        Bound::Unbounded => None,
+    };
+    (start, end)
+}
+
+fn cbt_line(range: &KeyRange, table: &str) -> String {
+    let (start, end) = half_open(range);
+    // cbt takes its arguments' bytes as they are, without escapes: a bound of other bytes
+    // cannot be typed, so the line gives hex to pass on some other way.
+    let printable = |key: &Option<Vec<u8>>| key.as_ref().is_none_or(|k| k.iter().all(|b| (0x21..0x7f).contains(b)));
+    let mut words = Vec::new();
+    if printable(&start) && printable(&end) {
+        words.extend(["cbt".to_owned(), "read".to_owned(), shell_word(table)]);
+        let text = |k: &[u8]| String::from_utf8_lossy(k).into_owned();
+        words.extend(start.map(|k| shell_word(&format!("start={}", text(&k)))));
+        words.extend(end.map(|k| shell_word(&format!("end={}", text(&k)))));
+    } else {
+        words.push("hex".to_owned());
+        words.extend(start.map(|k| format!("start={}", KeyForm::Hex.format(&k))));
+        words.extend(end.map(|k| format!("end={}", KeyForm::Hex.format(&k))));
+    }
+    words.join(" ")
+}
+
+/// One `RowRange` of Bigtable's v2 API in proto3 JSON: bytes in base64.
+fn row_range_json(range: &KeyRange) -> String {
+    let b64 = |k: &[u8]| KeyForm::Base64.format(k);
+    let mut fields = Vec::new();
+    match range.start() {
+        Bound::Included(k) => fields.push(format!("\"startKeyClosed\": \"{}\"", b64(k))),
+        Bound::Excluded(k) => fields.push(format!("\"startKeyOpen\": \"{}\"", b64(k))),
+        Bound::Unbounded => {}
+    }
+    match range.end() {
+        Bound::Excluded(k) => fields.push(format!("\"endKeyOpen\": \"{}\"", b64(k))),
+        Bound::Included(k) => fields.push(format!("\"endKeyClosed\": \"{}\"", b64(k))),
+        Bound::Unbounded => {}
+    }
+    format!("{{{}}}", fields.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_read_from_the_last_argument() {
+        assert_eq!(range_of("1..5"), Some((Bound::Included("1"), Bound::Excluded("5"))));
+        assert_eq!(range_of("1..=5"), Some((Bound::Included("1"), Bound::Included("5"))));
+        assert_eq!(range_of("..5"), Some((Bound::Unbounded, Bound::Excluded("5"))));
+        assert_eq!(range_of("a.."), Some((Bound::Included("a"), Bound::Unbounded)));
+        assert_eq!(range_of("\"a..b\""), None);
+        assert_eq!(range_of("phone"), None);
+    }
+}

@@ -1,0 +1,95 @@
+//! `rowkey splits`: a table's initial split points, in the form the store's tool takes.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use rowkey::key_text::KeyForm;
+use rowkey::splits::Splits;
+
+use crate::{Failure, input};
+
+/// Print initial split points: at the salt's bucket boundaries, inside buckets, or at the
+/// quantiles of a sample of keys.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rowkey splits --schema reading.json --for cbt --table readings
+  rowkey splits --schema reading.json --per-bucket 3 --for bigtable > splits.json
+  rowkey splits --schema reading.json --sample keys.txt --tablets 32 --for hbase")]
+pub struct Args {
+    /// The key design's schema file (`T::SCHEMA.to_json()`).
+    #[arg(long)]
+    schema: PathBuf,
+    /// More splits inside each bucket, along the field after it (hex, zero-padded decimal,
+    /// fixed-width bytes or UUID).
+    #[arg(long, default_value_t = 0)]
+    per_bucket: u32,
+    /// Group the buckets into this many tablets; with --sample, the tablets to cut the sample into.
+    #[arg(long)]
+    tablets: Option<u32>,
+    /// A file of real keys, one a line (in the --from form): split at their quantiles.
+    #[arg(long)]
+    sample: Option<PathBuf>,
+    /// How the sample's keys are written.
+    #[arg(long, default_value = "cbt")]
+    from: KeyForm,
+    /// The store's form: the Admin API's JSON, the cbt command, HBase shell SPLITS, Terraform split_keys.
+    #[arg(long = "for")]
+    target: Target,
+    /// The table name in the cbt command.
+    #[arg(long, default_value = "TABLE")]
+    table: String,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Target {
+    Bigtable,
+    Cbt,
+    Hbase,
+    Terraform,
+}
+
+pub fn run(args: Args) -> Result<u8, Failure> {
+    let schema = input::schema(&args.schema)?;
+    let splits = match &args.sample {
+        Some(path) => {
+            let tablets = args
+                .tablets
+                .ok_or_else(|| Failure::input("--sample needs --tablets N: how many tablets to cut it into"))?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::input(format!("cannot read the sample {}: {e}", path.display())))?;
+            let keys = text
+                .lines()
+                .filter(|line| !line.is_empty())
+                .enumerate()
+                .map(|(i, line)| {
+                    args.from.parse(line).map_err(|e| Failure::input(format!("{} line {}: {e}", path.display(), i + 1)))
+                })
+                .collect::<Result<Vec<_>, Failure>>()?;
+            Splits::from_sample(&keys, tablets as usize)
+        }
+        None => {
+            let mut planner = schema.split_planner().per_bucket(args.per_bucket);
+            if let Some(tablets) = args.tablets {
+                planner = planner.tablets(tablets);
+            }
+            planner.plan()?
+        }
+    };
+    match args.target {
+        Target::Bigtable => println!("{}", splits.to_bigtable_json()),
+        Target::Cbt => println!("cbt createtable {} {}", shell_word(&args.table), shell_word(&splits.to_cbt_arg()?)),
+        Target::Hbase => println!("{}", splits.to_hbase()),
+        Target::Terraform => println!("{}", splits.to_terraform()?),
+    }
+    Ok(0)
+}
+
+/// `word` as one shell word: as is when no character of it means anything to the shell,
+/// else single-quoted.
+pub fn shell_word(word: &str) -> String {
+    if !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"#%+,-./:=@_".contains(&b)) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}

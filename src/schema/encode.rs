@@ -1,0 +1,725 @@
+//! [`Schema::encode`]: a key built from field values given as text, with nothing but its
+//! [`Schema`]: the reverse of [`Schema::inspect`], for shells, tests in other languages and
+//! tools that never see the Rust type.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::ops::Bound;
+
+use crate::error::{Error, Result};
+use crate::field::calendar::{days_from_civil, parse_date, write_date, write_instant};
+use crate::field::decimal::encode_decimal;
+use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_text};
+use crate::field::{Desc, EncodeText};
+use crate::format::Delimited;
+use crate::format::ordered::OrderedWriter;
+use crate::key::Key;
+use crate::key_text::KeyForm;
+use crate::range::KeyRanges;
+use crate::salt::SaltHash;
+use crate::scan::{DelimitedScan, OrderedScan};
+use crate::schema::decode::{Encoded, natural_bytes};
+use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
+use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
+
+impl Schema {
+    /// The key of the given field values, each as text in the form [`Inspection`]'s
+    /// `Display` prints it (`name=value` without the name): so `encode` of what `inspect`
+    /// printed gives the key back. The prefix and bucket are computed; given, they must match.
+    ///
+    /// The forms: text as is, or quoted (`"two words"`) with Rust's escapes; `null` for the
+    /// `None` of an optional field; integers in decimal (hex fields in hex); bytes as
+    /// `b"..."` with `\xNN` escapes, or as cbt prints them (hex fields in hex); instants in
+    /// RFC 3339 UTC (`2020-05-01T00:00:00.5Z`), dates `YYYY-MM-DD`; UUIDs hyphenated, ULIDs
+    /// in Crockford base32, IP addresses as usual; a transformed field takes the value before
+    /// its transform (the host, not the reversed domain).
+    ///
+    /// [`Inspection`]: crate::schema::Inspection
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] naming the field and the form it takes, for a missing or
+    /// unknown field or a value that does not parse; what encoding the value returns (a
+    /// number out of its type's range, a byte below the delimiter).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+    /// struct Reading {
+    ///     device_type: String,
+    ///     device_id: String,
+    ///     #[rowkey(reverse)]
+    ///     ts_millis: i64,
+    /// }
+    ///
+    /// let key = Reading::SCHEMA.encode(&[("device_type", "phone"), ("device_id", "4c410523"), ("ts_millis", "1588291200000")])?;
+    /// assert_eq!(key, Reading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: 1_588_291_200_000 }.to_key()?);
+    ///
+    /// let err = Reading::SCHEMA.encode(&[("device_type", "phone"), ("device_id", "4c410523"), ("ts_millis", "soon")]).unwrap_err();
+    /// assert!(err.to_string().contains("`ts_millis`"), "{err}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn encode(&self, values: &[(&str, &str)]) -> Result<Key> {
+        let mut given: HashMap<&str, &str> = HashMap::new();
+        for &(name, text) in values {
+            // A flattened struct's prefix and bucket repeat the names; computed, they are
+            // checked only where given first, the key's own.
+            let computed = name == Schema::PREFIX_FIELD || name == Schema::BUCKET_FIELD;
+            if given.contains_key(name) && !computed {
+                return Err(Error::argument("field value", format!("`{name}` is given twice")));
+            }
+            given.entry(name).or_insert(text);
+        }
+        let names: Vec<&str> = self.key_fields().iter().map(|f| f.name()).collect();
+        if let Some((name, _)) = values.iter().find(|(name, _)| !names.contains(name)) {
+            return Err(Error::argument(
+                "field value",
+                format!("`{}` has no field `{name}`; its fields are {}", self.type_name, names.join(", ")),
+            ));
+        }
+        let mut key = Key::new();
+        match self.format {
+            Format::Ordered => {
+                let mut w = OrderedWriter::new(&mut key);
+                write_ordered(self, &given, &mut w, true)?;
+                w.finish();
+            }
+            Format::Delimited(delimiter) => {
+                let format = Delimited::new(delimiter)?;
+                let mut fields = Vec::new();
+                text_fields(self, &given, &mut fields, true)?;
+                let mut w = crate::format::DelimitedWriter::new(&format, &mut key);
+                for (name, text) in &fields {
+                    w.named_field(name, text.as_slice())?;
+                }
+                w.finish();
+            }
+        }
+        if key.len() > self.max_len {
+            return Err(Error::TooLong { len: key.len(), max: self.max_len });
+        }
+        // The decoder checks what the text forms cannot: a value of the Rust type's range.
+        self.inspect(&key)?;
+        Ok(key)
+    }
+}
+
+/// The values of a schema's own fields (not its flattened ones'), parsed.
+fn values_of(schema: &Schema, given: &HashMap<&str, &str>) -> Result<Vec<Option<Value>>> {
+    schema
+        .fields
+        .iter()
+        .map(|field| match field.encoding {
+            Encoding::Flattened(_) => Ok(None),
+            _ => {
+                let text = given.get(field.name).ok_or_else(|| {
+                    Error::argument(
+                        "field value",
+                        format!("`{}` is missing: give it as {}=VALUE", field.name, field.name),
+                    )
+                })?;
+                parse_value(field, text).map(Some)
+            }
+        })
+        .collect()
+}
+
+/// The salt bucket of a schema's values, checked against a given `bucket=`.
+fn bucket_of(
+    schema: &Schema,
+    values: &[Option<Value>],
+    given: &HashMap<&str, &str>,
+    outer: bool,
+) -> Result<Option<u32>> {
+    let Some(salt_schema) = schema.salt else { return Ok(None) };
+    let salt = salt_schema.salt()?;
+    let source = |name: &str| {
+        schema
+            .fields
+            .iter()
+            .zip(values)
+            .find_map(|(f, v)| (f.name == name).then_some((f, v.as_ref())))
+            .and_then(|(f, v)| Some((f, v?)))
+    };
+    let bucket = if salt.hash() == SaltHash::Modulo {
+        match salt_schema.from.first().and_then(|name| source(name)) {
+            Some((_, Value::Int(v))) => salt.modulo_bucket(*v),
+            _ => return Err(Error::argument("salt", "a modulo salt takes one integer field")),
+        }
+    } else {
+        let mut encoded = Key::new();
+        let mut w = OrderedWriter::new(&mut encoded);
+        for name in salt_schema.from {
+            let (field, value) =
+                source(name).ok_or_else(|| Error::argument("salt", format!("the salt source `{name}` is no field")))?;
+            let bytes =
+                natural_bytes(field, value, matches!(schema.format, Format::Delimited(_))).ok_or_else(|| {
+                    Error::argument(
+                        "salt",
+                        format!("`{name}` is of a custom type, whose hashed bytes the schema does not know"),
+                    )
+                })?;
+            w.field(&Encoded(&bytes))?;
+        }
+        salt.bucket_of_encoded(&encoded)?
+    };
+    if let Some(text) = given.get(Schema::BUCKET_FIELD).filter(|_| outer) {
+        let shown = match salt.hex_digits() {
+            0 => bucket.to_string(),
+            digits => format!("{bucket:0digits$x}"),
+        };
+        if *text != shown {
+            return Err(Error::argument(
+                "field value",
+                format!("bucket={text} is given, but the salt source fields give bucket {shown}; leave bucket out"),
+            ));
+        }
+    }
+    Ok(Some(bucket))
+}
+
+fn check_prefix(schema: &Schema, given: &HashMap<&str, &str>) -> Result<()> {
+    match (schema.prefix, given.get(Schema::PREFIX_FIELD)) {
+        (Some(prefix), Some(text)) if *text != prefix => Err(Error::argument(
+            "field value",
+            format!("prefix={text} is given, but every key of {} starts with {prefix}", schema.type_name),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn write_ordered(schema: &Schema, given: &HashMap<&str, &str>, w: &mut OrderedWriter<'_>, outer: bool) -> Result<()> {
+    if outer {
+        check_prefix(schema, given)?;
+    }
+    let values = values_of(schema, given)?;
+    if let Some(prefix) = schema.prefix {
+        w.named_field(Schema::PREFIX_FIELD, prefix)?;
+    }
+    if let Some(bucket) = bucket_of(schema, &values, given, outer)? {
+        let salt = schema.salt.map(|s| s.salt()).transpose()?.ok_or_else(|| Error::argument("salt", "no salt"))?;
+        w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?;
+    }
+    for (field, value) in schema.fields.iter().zip(&values) {
+        match (field.encoding, value) {
+            (Encoding::Flattened(inner), _) => write_ordered(inner, given, w, false)?,
+            (_, Some(value)) => {
+                let bytes = ordered_bytes(field, value)?;
+                if field.descending {
+                    w.named_field(field.name, &Desc(Encoded(&bytes)))?;
+                } else {
+                    w.named_field(field.name, &Encoded(&bytes))?;
+                }
+            }
+            (_, None) => {}
+        }
+    }
+    Ok(())
+}
+
+fn text_fields(
+    schema: &Schema,
+    given: &HashMap<&str, &str>,
+    out: &mut Vec<(&'static str, Vec<u8>)>,
+    outer: bool,
+) -> Result<()> {
+    if outer {
+        check_prefix(schema, given)?;
+    }
+    let values = values_of(schema, given)?;
+    if let Some(prefix) = schema.prefix {
+        out.push((Schema::PREFIX_FIELD, prefix.as_bytes().to_vec()));
+    }
+    if let Some(bucket) = bucket_of(schema, &values, given, outer)? {
+        let salt = schema.salt.map(|s| s.salt()).transpose()?.ok_or_else(|| Error::argument("salt", "no salt"))?;
+        let mut text = Vec::new();
+        salt.bucket_field(bucket).encode_text(&mut text)?;
+        out.push((Schema::BUCKET_FIELD, text));
+    }
+    for (field, value) in schema.fields.iter().zip(&values) {
+        match (field.encoding, value) {
+            (Encoding::Flattened(inner), _) => text_fields(inner, given, out, false)?,
+            (_, Some(value)) => out.push((field.name, text_bytes(field, value).map_err(|e| named(field, e))?)),
+            (_, None) => {}
+        }
+    }
+    Ok(())
+}
+
+fn named(field: &FieldSchema, e: Error) -> Error {
+    match e {
+        Error::InvalidArgument { what, detail } => Error::argument(what, format!("`{}`: {detail}", field.name)),
+        other => other,
+    }
+}
+
+/// The value a field stores for `value`: its transform applied.
+fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
+    Ok(match (field.transform, value) {
+        (_, Value::Null) => Value::Null,
+        (Transform::Reverse { max }, Value::Int(v)) => Value::Int(i128::from(max) - v),
+        (Transform::BitReverse { keep_sign: true }, Value::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            Value::Int(bit_reverse(v, true).into())
+        }
+        (Transform::BitReverse { keep_sign: false }, Value::Int(v)) => {
+            let v = u64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            Value::Int(bit_reverse_u64(v).into())
+        }
+        (Transform::ReverseDomain, Value::Str(host)) => Value::Str(reverse_domain(host)?),
+        (Transform::Reverse { .. }, Value::Timestamp(micros)) => Value::Int(i128::from(REVERSED_TIME_MAX - micros)),
+        (Transform::Reverse { .. }, Value::Date(days)) => Value::Int(i128::from(REVERSED_DATE_MAX - days)),
+        (_, value) => value.clone(),
+    })
+}
+
+fn out_of_range(field: &FieldSchema, v: i128) -> Error {
+    Error::argument("field value", format!("`{}`: {v} is out of the range of {}", field.name, field.rust_type))
+}
+
+/// The bytes of an ordered field, before the format escapes them.
+fn ordered_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
+    let stored = stored(field, value)?;
+    let bytes = match (field.encoding, &stored) {
+        (_, Value::Null) => Some(Vec::new()),
+        (Encoding::BigEndianInt64, Value::Int(v)) => {
+            let v = i64::try_from(*v).ok().filter(|v| *v >= 0).ok_or_else(|| out_of_range(field, *v))?;
+            let mut bytes = v.to_be_bytes().to_vec();
+            // `Option`'s marker, as `natural_bytes` adds it to the others.
+            if field.optional && v == 0 {
+                bytes.push(0);
+            }
+            Some(bytes)
+        }
+        // A reversed instant or date stores an int64, which the field writes as such.
+        (Encoding::Timestamp(_) | Encoding::Date(_), Value::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            natural_bytes(&crate::schema::FieldSchema { rust_type: "i64", ..*field }, &Value::Int(v.into()), false)
+        }
+        (Encoding::Uint64, Value::Int(v)) => {
+            let v = u64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            natural_bytes(&crate::schema::FieldSchema { rust_type: "u64", ..*field }, &Value::Int(v.into()), false)
+        }
+        (Encoding::Int64, Value::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            natural_bytes(&crate::schema::FieldSchema { rust_type: "i64", ..*field }, &Value::Int(v.into()), false)
+        }
+        (_, stored) => natural_bytes(field, stored, false),
+    };
+    bytes
+        .ok_or_else(|| Error::argument("field value", format!("`{}`: the value does not fit its encoding", field.name)))
+}
+
+/// The text of a delimited field.
+fn text_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
+    let stored = stored(field, value)?;
+    let ty = field.rust_type;
+    let mut out = Vec::new();
+    match (field.encoding, &stored) {
+        (_, Value::Null) => {}
+        (Encoding::Hex { digits }, Value::Int(v)) => {
+            let digits = digits.map_or(0, usize::from);
+            out.extend_from_slice(format!("{v:0digits$x}").as_bytes());
+        }
+        (Encoding::Hex { .. }, Value::Bytes(bytes)) => out.extend_from_slice(KeyForm::Hex.format(bytes).as_bytes()),
+        (Encoding::Decimal { width, .. }, Value::Int(v)) => encode_decimal(&mut out, *v, width.into(), ty)?,
+        (Encoding::Timestamp(_), Value::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            reversed_text(&mut out, v, REVERSED_TIME_MAX, ty)?;
+        }
+        (Encoding::Date(_), Value::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            reversed_text(&mut out, v, REVERSED_DATE_MAX, ty)?;
+        }
+        (Encoding::Timestamp(_), Value::Timestamp(micros)) => {
+            write_instant(&mut out, micros.div_euclid(1_000_000), (micros.rem_euclid(1_000_000) * 1000) as u32, 6, ty)?;
+        }
+        (Encoding::Timestamp(_), Value::TimestampNanos(nanos)) => {
+            let secs = i64::try_from(nanos.div_euclid(1_000_000_000)).map_err(|_| out_of_range(field, *nanos))?;
+            write_instant(&mut out, secs, nanos.rem_euclid(1_000_000_000) as u32, 9, ty)?;
+        }
+        (Encoding::Date(_), Value::Date(days)) => write_date(&mut out, *days, ty)?,
+        (_, Value::Str(text)) => out.extend_from_slice(text.as_bytes()),
+        (_, Value::Bytes(bytes)) => out.extend_from_slice(bytes),
+        (_, Value::Bool(b)) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        (_, Value::Uuid(bytes)) => out.extend_from_slice(&crate::field::uuid::write_text(bytes)),
+        (_, Value::Ulid(v)) => out.extend_from_slice(&crate::field::ulid::write_text(*v)),
+        (Encoding::IpAddr, Value::Ip(ip)) => ip.encode_text(&mut out)?,
+        (_, Value::Ip(IpAddr::V4(ip))) => ip.encode_text(&mut out)?,
+        (_, Value::Ip(IpAddr::V6(ip))) => ip.encode_text(&mut out)?,
+        (encoding, value) => {
+            return Err(Error::argument(
+                "field value",
+                format!("{value} does not fit the {encoding} encoding of a delimited key"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// A field's value from its text, in the forms [`Schema::encode`] lists.
+pub(crate) fn parse_value(field: &FieldSchema, text: &str) -> Result<Value> {
+    if field.optional && text == "null" {
+        return Ok(Value::Null);
+    }
+    let bad = |form: &str| {
+        Error::argument(
+            "field value",
+            format!("`{}` is {} ({}): {text:?} is not {form}", field.name, field.rust_type, field.encoding),
+        )
+    };
+    let int = |text: &str| text.parse::<i128>().map_err(|_| bad("a decimal integer"));
+    Ok(match field.encoding {
+        Encoding::Utf8 | Encoding::Char => Value::Str(unquote(text).ok_or_else(|| bad("text, or quoted text"))?),
+        Encoding::Hex { .. } if is_int_type(field.rust_type) => {
+            Value::Int(i128::from_str_radix(text, 16).map_err(|_| bad("hex digits"))?)
+        }
+        Encoding::Hex { .. } => Value::Bytes(KeyForm::Hex.parse(text).map_err(|_| bad("hex digits"))?.into_vec()),
+        Encoding::Bytes | Encoding::ByteArray { .. } | Encoding::Custom => {
+            let inner = text.strip_prefix("b\"").and_then(|t| t.strip_suffix('"')).unwrap_or(text);
+            let unquoted = inner.replace("\\\"", "\"");
+            Value::Bytes(
+                KeyForm::Cbt
+                    .parse(&unquoted)
+                    .map_err(|_| bad("bytes (b\"...\" or cbt text, \\xNN escapes)"))?
+                    .into_vec(),
+            )
+        }
+        Encoding::Int64 | Encoding::Uint64 | Encoding::BigEndianInt64 | Encoding::Decimal { .. } => {
+            Value::Int(int(text)?)
+        }
+        Encoding::Float64 | Encoding::Float32 => Value::Float(text.parse().map_err(|_| bad("a number"))?),
+        Encoding::Bool => match text {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => return Err(bad("true or false")),
+        },
+        Encoding::TimestampMicros => {
+            let (secs, nanos) = parse_rfc3339(text).ok_or_else(|| bad("an RFC 3339 time in UTC"))?;
+            if nanos % 1000 != 0 {
+                return Err(bad("an instant in whole microseconds"));
+            }
+            Value::Timestamp(secs * 1_000_000 + i64::from(nanos / 1000))
+        }
+        Encoding::Timestamp(spec) => {
+            let (secs, nanos) = parse_rfc3339(text).ok_or_else(|| bad("an RFC 3339 time in UTC"))?;
+            if spec.nanos {
+                Value::TimestampNanos(i128::from(secs) * 1_000_000_000 + i128::from(nanos))
+            } else if nanos % 1000 != 0 {
+                return Err(bad("an instant in whole microseconds"));
+            } else {
+                Value::Timestamp(secs * 1_000_000 + i64::from(nanos / 1000))
+            }
+        }
+        Encoding::Date(_) => {
+            Value::Date(parse_date(text.as_bytes(), field.rust_type).map_err(|_| bad("a date YYYY-MM-DD"))?)
+        }
+        Encoding::Uuid => Value::Uuid(
+            crate::field::uuid::parse_text(text.as_bytes(), field.rust_type)
+                .map_err(|_| bad("a hyphenated lowercase UUID"))?,
+        ),
+        Encoding::Ulid => Value::Ulid(
+            crate::field::ulid::parse_text(text.as_bytes(), field.rust_type)
+                .map_err(|_| bad("a ULID in Crockford base32"))?,
+        ),
+        Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr => {
+            Value::Ip(text.parse().map_err(|_| bad("an IP address"))?)
+        }
+        Encoding::Flattened(_) => return Err(bad("a value: a flattened struct's fields are given one by one")),
+    })
+}
+
+fn is_int_type(rust_type: &str) -> bool {
+    let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
+    let last = inner.rsplit("::").next().unwrap_or(inner);
+    matches!(last, "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize")
+}
+
+/// Text as `Value`'s `Display` writes it: bare, or quoted with Rust's escapes.
+fn unquote(text: &str) -> Option<String> {
+    let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
+        return Some(text.to_owned());
+    };
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '"' => out.push('"'),
+            '\'' => out.push('\''),
+            'u' => {
+                let rest: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let code = u32::from_str_radix(rest.strip_prefix('{')?, 16).ok()?;
+                out.push(char::from_u32(code)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` into seconds and nanoseconds from the epoch.
+fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
+    let (date, time) = text.split_once('T')?;
+    let days = match date.strip_prefix(['+', '-']) {
+        // ISO 8601's expanded years, as `Value` prints years outside 0000 to 9999.
+        Some(unsigned) => {
+            let mut parts = unsigned.splitn(3, '-');
+            let (year, month, day): (i64, u32, u32) =
+                (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
+            let year = if date.starts_with('-') { -year } else { year };
+            if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+                return None;
+            }
+            days_from_civil(year, month, day)
+        }
+        None => parse_date(date.as_bytes(), "timestamp").ok()?,
+    };
+    let time = time.strip_suffix('Z')?;
+    let (hms, fraction) = time.split_once('.').unwrap_or((time, ""));
+    let mut parts = hms.split(':').map(|p| (p.len() == 2).then(|| p.parse::<i64>().ok()).flatten());
+    let (h, m, s) = (parts.next()??, parts.next()??, parts.next()??);
+    if parts.next().is_some() || h > 23 || m > 59 || s > 59 || fraction.len() > 9 {
+        return None;
+    }
+    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let nanos = if fraction.is_empty() { 0 } else { format!("{fraction:0<9}").parse().ok()? };
+    Some((days * 86_400 + h * 3600 + m * 60 + s, nanos))
+}
+
+impl Schema {
+    /// The key ranges of a query given as text: the leading fields fixed to values (in the
+    /// forms [`encode`](Self::encode) takes), and optionally the next field within bounds, in
+    /// its value order. The same ranges the derived scan builder (`T::scan()...ranges()`)
+    /// gives, through the same [`OrderedScan`] / [`DelimitedScan`]: so a tool with only the
+    /// schema file reads exactly what the Rust code would.
+    ///
+    /// A salted key's bucket is computed when every salt source field is fixed; otherwise the
+    /// bounds repeat in every bucket, one range (or two) per bucket. The prefix and bucket are
+    /// not given. Fixing stops at a flattened field, as the scan builder's does.
+    ///
+    /// [`OrderedScan`]: crate::scan::OrderedScan
+    /// [`DelimitedScan`]: crate::scan::DelimitedScan
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for an unknown field, a field given twice, fixed fields
+    /// that are not the key's leading ones, a range on a field other than the next one or on
+    /// one whose values do not order its keys (`bit_reverse`, `reverse_domain`), or a value
+    /// that does not parse.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use std::ops::Bound;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+    /// struct Reading {
+    ///     device_type: String,
+    ///     device_id: String,
+    ///     #[rowkey(reverse)]
+    ///     ts_millis: i64,
+    /// }
+    ///
+    /// let ranges = Reading::SCHEMA.scan_ranges(
+    ///     &[("device_type", "phone"), ("device_id", "4c410523")],
+    ///     Some(("ts_millis", Bound::Included("1588291200000"), Bound::Excluded("1588377600000"))),
+    /// )?;
+    /// let expected = Reading::scan().device_type("phone").device_id("4c410523").ts_millis_range(1588291200000..1588377600000).ranges()?;
+    /// assert_eq!(ranges, expected);
+    ///
+    /// // Without the device id the bucket is unknown: one range in each of the 16.
+    /// assert_eq!(Reading::SCHEMA.scan_ranges(&[("device_type", "phone")], None)?.len(), 16);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn scan_ranges(
+        &self,
+        fixed: &[(&str, &str)],
+        range: Option<(&str, Bound<&str>, Bound<&str>)>,
+    ) -> Result<KeyRanges> {
+        // The fields a scan can fix: the key's own, up to the first flattened one.
+        let steps: Vec<&FieldSchema> =
+            self.fields.iter().take_while(|f| !matches!(f.encoding, Encoding::Flattened(_))).collect();
+        let names: Vec<&str> = self.key_fields().iter().map(|f| f.name()).collect();
+        let mut given: HashMap<&str, &str> = HashMap::new();
+        for &(name, text) in fixed {
+            if name == Schema::PREFIX_FIELD || name == Schema::BUCKET_FIELD {
+                return Err(Error::argument(
+                    "scan",
+                    format!("`{name}` is computed from the key's fields: leave it out"),
+                ));
+            }
+            if !names.contains(&name) {
+                return Err(Error::argument(
+                    "scan",
+                    format!("`{}` has no field `{name}`; its fields are {}", self.type_name, names.join(", ")),
+                ));
+            }
+            if given.insert(name, text).is_some() {
+                return Err(Error::argument("scan", format!("`{name}` is given twice")));
+            }
+        }
+        let count = given.len();
+        if let Some(gap) = steps.iter().take(count).find(|f| !given.contains_key(f.name)) {
+            let later = fixed.iter().map(|(n, _)| *n).find(|n| steps.iter().position(|f| f.name == *n) >= Some(count));
+            return Err(Error::argument(
+                "scan",
+                format!(
+                    "a scan fixes the key's leading fields in order: `{}` is fixed but `{}` before it is not",
+                    later.unwrap_or("a later field"),
+                    gap.name
+                ),
+            ));
+        }
+        if count > steps.len() {
+            let first = fixed.iter().map(|(n, _)| *n).find(|n| !steps.iter().any(|f| f.name == *n)).unwrap_or("?");
+            return Err(Error::argument(
+                "scan",
+                format!("`{first}` is in or after a flattened field, which a scan cannot fix"),
+            ));
+        }
+        let values: Vec<Option<Value>> = self
+            .fields
+            .iter()
+            .map(|f| given.get(f.name).map(|text| parse_value(f, text)).transpose())
+            .collect::<Result<_>>()?;
+        let range = match range {
+            None => None,
+            Some((name, lo, hi)) => {
+                let field = steps.get(count).filter(|f| f.name == name).ok_or_else(|| {
+                    let next = steps.get(count).map_or_else(|| "none".to_owned(), |f| format!("`{}`", f.name));
+                    Error::argument(
+                        "scan",
+                        format!("a range is on the field after the fixed ones, here {next}, not `{name}`"),
+                    )
+                })?;
+                if matches!(field.transform, Transform::BitReverse { .. } | Transform::ReverseDomain) {
+                    return Err(Error::argument(
+                        "scan",
+                        format!(
+                            "`{name}` is stored {}, so its values do not order its keys: fix it instead",
+                            field.transform
+                        ),
+                    ));
+                }
+                let parse = |b: Bound<&str>| -> Result<Bound<Value>> {
+                    Ok(match b {
+                        Bound::Included(t) => Bound::Included(parse_value(field, t)?),
+                        Bound::Excluded(t) => Bound::Excluded(parse_value(field, t)?),
+                        Bound::Unbounded => Bound::Unbounded,
+                    })
+                };
+                Some((*field, parse(lo)?, parse(hi)?))
+            }
+        };
+        let salt = self.salt.map(|s| s.salt()).transpose()?;
+        let known = match self.salt {
+            Some(salt_schema) if salt_schema.from.iter().all(|n| given.contains_key(n)) => {
+                bucket_of(self, &values, &HashMap::new(), false)?
+            }
+            _ => None,
+        };
+        let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
+            let fixed_fields = steps.iter().zip(&values).take(count);
+            match self.format {
+                Format::Ordered => {
+                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
+                    let mut scan = OrderedScan::new(fields);
+                    if let Some(prefix) = self.prefix {
+                        scan.fix(prefix)?;
+                    }
+                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
+                        scan.fix(&salt.bucket_field(bucket))?;
+                    }
+                    for (field, value) in fixed_fields {
+                        let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
+                        if field.descending {
+                            scan.fix(&Desc(Encoded(&bytes)))?;
+                        } else {
+                            scan.fix(&Encoded(&bytes))?;
+                        }
+                    }
+                    let Some((field, lo, hi)) = &range else { return Ok(scan.ranges()) };
+                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
+                        Ok(match b {
+                            Bound::Included(v) => Bound::Included(ordered_bytes(field, v)?),
+                            Bound::Excluded(v) => Bound::Excluded(ordered_bytes(field, v)?),
+                            Bound::Unbounded => Bound::Unbounded,
+                        })
+                    };
+                    // Bounds are in value order; a reversed or descending field's keys run the
+                    // other way (both: the value's way), so its upper bound starts the range,
+                    // as the scan builder orders them.
+                    let reversed = matches!(field.transform, Transform::Reverse { .. }) != field.descending;
+                    let (start, end) = if reversed { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
+                    if field.descending {
+                        let (start, end) = (desc_bound(&start), desc_bound(&end));
+                        scan.range(start.as_ref(), end.as_ref())
+                    } else {
+                        let (start, end) = (encoded_bound(&start), encoded_bound(&end));
+                        scan.range(start.as_ref(), end.as_ref())
+                    }
+                }
+                Format::Delimited(delimiter) => {
+                    let format = Delimited::new(delimiter)?;
+                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
+                    let mut scan = DelimitedScan::new(&format, fields);
+                    if let Some(prefix) = self.prefix {
+                        scan.fix(prefix)?;
+                    }
+                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
+                        scan.fix(&salt.bucket_field(bucket))?;
+                    }
+                    for (field, value) in fixed_fields {
+                        let text =
+                            text_bytes(field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| named(field, e))?;
+                        scan.fix(text.as_slice())?;
+                    }
+                    let Some((field, lo, hi)) = &range else { return Ok(scan.ranges()) };
+                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
+                        Ok(match b {
+                            Bound::Included(v) => Bound::Included(text_bytes(field, v).map_err(|e| named(field, e))?),
+                            Bound::Excluded(v) => Bound::Excluded(text_bytes(field, v).map_err(|e| named(field, e))?),
+                            Bound::Unbounded => Bound::Unbounded,
+                        })
+                    };
+                    let reversed = matches!(field.transform, Transform::Reverse { .. }) != field.descending;
+                    let (start, end) = if reversed { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
+                    scan.range(start.as_ref().map(Vec::as_slice), end.as_ref().map(Vec::as_slice))
+                }
+            }
+        };
+        match (&salt, known) {
+            (Some(salt), None) => salt.fan_out(|bucket| per_bucket(Some(bucket))),
+            (_, bucket) => per_bucket(bucket),
+        }
+    }
+}
+
+fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {
+    match b {
+        Bound::Included(v) => Bound::Included(Encoded(v)),
+        Bound::Excluded(v) => Bound::Excluded(Encoded(v)),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+fn desc_bound(b: &Bound<Vec<u8>>) -> Bound<Desc<Encoded<'_>>> {
+    match b {
+        Bound::Included(v) => Bound::Included(Desc(Encoded(v))),
+        Bound::Excluded(v) => Bound::Excluded(Desc(Encoded(v))),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}

@@ -1,0 +1,586 @@
+//! Split points for a table created before its first write, and the forms stores take them in.
+//!
+//! A table written from its first minute holds one tablet (one region) until the store splits
+//! it by size, so a salted key's buckets all land on that tablet at first. Creating the table
+//! with initial splits at the bucket boundaries spreads the writes from the start, as Apache
+//! Phoenix does for a `SALT_BUCKETS` table. [`SplitPlanner`] finds the points from a key's
+//! [`Schema`]:
+//!
+//! - a salted key splits at each bucket's first key: 16 buckets give 15 splits;
+//! - [`per_bucket(k)`](SplitPlanner::per_bucket) adds `k` splits inside each bucket, evenly
+//!   over the values of the field after the bucket, when those values are spread over a space
+//!   the schema knows: hex text, zero-padded decimal, fixed-width bytes and UUIDs;
+//! - [`Splits::from_sample`] splits any key design at the quantiles of a sample of real keys.
+//!
+//! [`Splits`] writes a list of points in each store's form: the Bigtable Admin API's JSON,
+//! the `cbt createtable` argument, the HBase shell's `SPLITS`, Terraform's `split_keys`.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+//! struct Reading {
+//!     device_type: String,
+//!     device_id: String,
+//!     #[rowkey(reverse)]
+//!     ts_millis: i64,
+//! }
+//!
+//! let splits = Reading::SCHEMA.split_planner().plan()?;
+//! assert_eq!(splits.len(), 15);
+//! assert_eq!(splits.points()[0], "01#");
+//! assert_eq!(splits.to_cbt_arg()?, "splits=01#,02#,03#,04#,05#,06#,07#,08#,09#,10#,11#,12#,13#,14#,15#");
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+
+use std::fmt::Write;
+
+use crate::error::{Error, Result};
+use crate::field::EncodeText;
+use crate::format::ordered::OrderedWriter;
+use crate::hotspot::sample_split_points;
+use crate::key::Key;
+use crate::key_text::to_base64;
+use crate::salt::Salt;
+use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform};
+
+/// The ordered format's separator between two fields.
+const SEPARATOR: [u8; 2] = [0x00, 0x01];
+
+/// Plans a key design's initial splits from its [`Schema`]: see the [module](self) docs.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// #[rowkey(delimited = "#", salt(buckets = 4, from = [device_id]))]
+/// struct Reading {
+///     #[rowkey(hex)]
+///     device_id: u32,
+///     ts: u64,
+/// }
+///
+/// // Three more splits in each bucket, at a quarter, a half and three quarters of the ids.
+/// let splits = Reading::SCHEMA.split_planner().per_bucket(3).plan()?;
+/// assert_eq!(splits.len(), 3 + 4 * 3);
+/// let first: Vec<String> = splits.points()[..5].iter().map(|p| p.to_string()).collect();
+/// assert_eq!(first, ["0#4", "0#8", "0#c", "1#", "1#4"]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SplitPlanner<'s> {
+    schema: &'s Schema,
+    per_bucket: u32,
+    tablets: Option<u32>,
+}
+
+impl Schema {
+    /// A [`SplitPlanner`] for keys of this schema: at the salt's bucket boundaries, no more.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(salt(buckets = 4, from = [id], hash = "modulo"))]
+    /// struct Job { id: i64 }
+    ///
+    /// let splits = Job::SCHEMA.split_planner().plan()?;
+    /// assert_eq!(splits.points(), [b"\x81", b"\x82", b"\x83"]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn split_planner(&self) -> SplitPlanner<'_> {
+        SplitPlanner { schema: self, per_bucket: 0, tablets: None }
+    }
+}
+
+impl SplitPlanner<'_> {
+    /// `k` more splits inside each bucket (or, for a key without a salt, `k` splits in all),
+    /// evenly over the values of the field after the bucket, which cut each bucket into
+    /// `k + 1` tablets. The field's value space must be known: hex text, zero-padded decimal
+    /// without a transform, fixed-width bytes (`[u8; N]`), or a UUID; otherwise
+    /// [`plan`](Self::plan) says why not.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Order {
+    ///     #[rowkey(width = 6)]
+    ///     number: u32,
+    /// }
+    ///
+    /// let splits = Order::SCHEMA.split_planner().per_bucket(4).plan()?;
+    /// assert_eq!(splits.points(), ["2", "4", "6", "8"]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn per_bucket(mut self, k: u32) -> Self {
+        self.per_bucket = k;
+        self
+    }
+
+    /// Groups the buckets into `tablets` tablets of consecutive buckets rather than one tablet
+    /// each: for salts with many buckets, such as an MD5 prefix of 4 hex digits (65,536
+    /// buckets), whose table starts with a few tablets at round hex boundaries.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 65536, from = [ip], hash = "md5"))]
+    /// struct Metric { ip: String, at: u64 }
+    ///
+    /// let splits = Metric::SCHEMA.split_planner().tablets(4).plan()?;
+    /// assert_eq!(splits.points(), ["4000#", "8000#", "c000#"]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn tablets(mut self, tablets: u32) -> Self {
+        self.tablets = Some(tablets);
+        self
+    }
+
+    /// The split points, sorted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] saying what to change: a key without a salt and no
+    /// `per_bucket` (its points can only come from a sample), a field after the bucket whose
+    /// value space is not known, `tablets` outside 1 to the bucket count or combined with
+    /// `per_bucket`, more splits than the field's width can tell apart.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+    /// struct Reading { device_type: String, device_id: String }
+    ///
+    /// let err = Reading::SCHEMA.split_planner().per_bucket(2).plan().unwrap_err();
+    /// assert!(err.to_string().contains("`device_type` is text"), "{err}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn plan(&self) -> Result<Splits> {
+        let schema = self.schema;
+        let inner = if self.per_bucket > 0 { inner_points(schema, self.per_bucket)? } else { Vec::new() };
+        let Some(salt) = schema.salt else {
+            if inner.is_empty() {
+                return Err(Error::argument(
+                    "splits",
+                    format!(
+                        "`{}` has no salt, so it has no bucket boundaries: split it along its first field with \
+                         `per_bucket`, or at the quantiles of a sample of its keys (`Splits::from_sample`)",
+                        schema.type_name
+                    ),
+                ));
+            }
+            let lead = lead(schema, None)?;
+            return Ok(Splits::new(inner.iter().map(|body| join(schema, &lead, body))));
+        };
+        let salt = salt.salt()?;
+        let buckets = salt.buckets();
+        let tablets = self.tablets.unwrap_or(buckets);
+        if tablets == 0 || tablets > buckets {
+            return Err(Error::argument(
+                "splits",
+                format!("{tablets} tablets for {buckets} buckets: the tablets are groups of buckets, 1 to {buckets}"),
+            ));
+        }
+        if tablets != buckets && self.per_bucket > 0 {
+            return Err(Error::argument(
+                "splits",
+                "splits inside buckets need one tablet a bucket: use `tablets` or `per_bucket`, not both",
+            ));
+        }
+        let mut points = Vec::new();
+        for tablet in 0..tablets {
+            let first = u32::try_from(u64::from(tablet) * u64::from(buckets) / u64::from(tablets)).unwrap_or(0);
+            let lead = lead(schema, Some((&salt, first)))?;
+            // Every key of the bucket starts with its lead, which sorts before them all.
+            if tablet > 0 {
+                points.push(lead.clone());
+            }
+            points.extend(inner.iter().map(|body| join(schema, &lead, body)));
+        }
+        Ok(Splits::new(points))
+    }
+}
+
+/// The prefix and bucket fields of a key, as written before its first field: the ordered
+/// format's bytes without a trailing separator, the delimited format's with the delimiter.
+fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
+    let mut key = Key::new();
+    match schema.format {
+        Format::Ordered => {
+            let mut w = OrderedWriter::new(&mut key);
+            if let Some(prefix) = schema.prefix {
+                w.named_field(Schema::PREFIX_FIELD, prefix)?;
+            }
+            if let Some((salt, bucket)) = bucket {
+                w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?;
+            }
+            // No `finish`: a key of no fields would become `00 00`, and the lead of an
+            // unsalted key without a prefix is empty.
+        }
+        Format::Delimited(delimiter) => {
+            if let Some(prefix) = schema.prefix {
+                key.extend_from_slice(prefix.as_bytes());
+                key.extend_from_slice(delimiter.as_bytes());
+            }
+            if let Some((salt, bucket)) = bucket {
+                salt.bucket_field(bucket).encode_text(&mut key)?;
+                key.extend_from_slice(delimiter.as_bytes());
+            }
+        }
+    }
+    Ok(key)
+}
+
+/// A point inside a bucket: its lead, then the start of the first field.
+fn join(schema: &Schema, lead: &Key, body: &[u8]) -> Key {
+    let mut key = lead.clone();
+    if schema.format == Format::Ordered && !lead.is_empty() {
+        key.extend_from_slice(&SEPARATOR);
+    }
+    key.extend_from_slice(body);
+    key
+}
+
+/// The first field's value space: digits of a base, at most `max_digits` of them.
+struct Space {
+    base: u32,
+    max_digits: u32,
+}
+
+/// `k` points that cut the first field's values into `k + 1` equal parts, as the bytes the
+/// key holds for a value starting with them, in key order.
+fn inner_points(schema: &Schema, k: u32) -> Result<Vec<Vec<u8>>> {
+    let field = schema.key_fields().into_iter().find_map(|f| match f {
+        KeyField::Value(field) => Some(field),
+        _ => None,
+    });
+    let Some(field) = field else {
+        return Err(Error::argument("splits", format!("`{}` has no field to split buckets along", schema.type_name)));
+    };
+    let space = value_space(schema, field)?;
+    // Enough digits that the k + 1 parts start at distinct values.
+    let mut digits = 1;
+    while u128::from(space.base).pow(digits) <= u128::from(k) {
+        digits += 1;
+    }
+    if digits > space.max_digits {
+        return Err(Error::argument(
+            "splits",
+            format!(
+                "{k} splits inside a bucket need {digits} digits of `{}`, which has {}: ask for fewer",
+                field.name, space.max_digits
+            ),
+        ));
+    }
+    let size = u128::from(space.base).pow(digits);
+    let mut points: Vec<Vec<u8>> = (1..=u128::from(k))
+        .map(|i| {
+            let value = i * size / (u128::from(k) + 1);
+            let mut digits: Vec<u8> = (0..digits)
+                .rev()
+                .map(|d| (value / u128::from(space.base).pow(d) % u128::from(space.base)) as u8)
+                .collect();
+            // Trailing zero digits add nothing to an ascending boundary: `4` splits where
+            // `40000000` does. Inverted, `4` would sort after every value starting with it.
+            while !field.descending && digits.len() > 1 && digits.last() == Some(&0) {
+                digits.pop();
+            }
+            match schema.format {
+                Format::Ordered => ordered_body(&digits, field.descending),
+                Format::Delimited(_) => digits.iter().map(|&d| b"0123456789abcdef"[usize::from(d)]).collect(),
+            }
+        })
+        .collect();
+    points.sort();
+    Ok(points)
+}
+
+/// Bytes as the ordered format writes them in a field: `00` and `ff` escaped, and every byte
+/// inverted for a descending field.
+fn ordered_body(bytes: &[u8], descending: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 2);
+    for &b in bytes {
+        match b {
+            0x00 => out.extend_from_slice(&[0x00, 0xff]),
+            0xff => out.extend_from_slice(&[0xff, 0x00]),
+            b => out.push(b),
+        }
+    }
+    if descending {
+        out.iter_mut().for_each(|b| *b = !*b);
+    }
+    out
+}
+
+/// Where the values of the first field lie, if the schema says.
+fn value_space(schema: &Schema, field: &FieldSchema) -> Result<Space> {
+    let unknown = |why: &str| {
+        Error::argument(
+            "splits",
+            format!(
+                "`{}` is {why}, so the schema does not say where its values lie: split inside buckets along a hex, \
+                 zero-padded decimal, fixed-width bytes or UUID field, or at the quantiles of a sample of keys",
+                field.name
+            ),
+        )
+    };
+    if field.transform != Transform::None || field.monotonic {
+        return Err(unknown("transformed or monotonic"));
+    }
+    match (schema.format, field.encoding) {
+        (Format::Ordered, Encoding::ByteArray { len }) => Ok(Space { base: 256, max_digits: len.min(8) as u32 }),
+        (Format::Ordered, Encoding::Uuid) => Ok(Space { base: 256, max_digits: 8 }),
+        (Format::Delimited(_), Encoding::Hex { digits }) => {
+            Ok(Space { base: 16, max_digits: digits.map_or(16, |d| u32::from(d).min(16)) })
+        }
+        // A UUID's text starts with 8 hex digits.
+        (Format::Delimited(_), Encoding::Uuid) => Ok(Space { base: 16, max_digits: 8 }),
+        (Format::Delimited(_), Encoding::Decimal { width, signed: false }) => {
+            Ok(Space { base: 10, max_digits: u32::from(width).min(19) })
+        }
+        (_, Encoding::Decimal { signed: true, .. }) => Err(unknown("a signed number")),
+        (_, Encoding::Utf8 | Encoding::Char) => Err(unknown("text")),
+        (_, Encoding::Flattened(_)) => Err(unknown("a flattened struct")),
+        (_, encoding) => Err(unknown(&format!("of the {encoding} encoding"))),
+    }
+}
+
+/// A sorted list of split points, and its forms for each store.
+///
+/// ```
+/// use rowkey::splits::Splits;
+///
+/// let splits = Splits::new(["m", "c", "m", ""]);
+/// assert_eq!(splits.points(), ["c", "m"]); // sorted, without repeats or the empty key
+/// assert_eq!(splits.to_hbase(), r#"SPLITS => ["c", "m"]"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Splits {
+    points: Vec<Key>,
+}
+
+impl Splits {
+    /// The given points, sorted, without repeats and without the empty key (where the first
+    /// tablet starts anyway).
+    #[must_use]
+    pub fn new<I>(points: I) -> Splits
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        let mut points: Vec<Key> = points.into_iter().map(|p| Key::from(p.as_ref())).collect();
+        points.sort_unstable();
+        points.dedup();
+        points.retain(|p| !p.is_empty());
+        Splits { points }
+    }
+
+    /// Points that cut `sample` into `tablets` tablets of equal numbers of its keys (its
+    /// quantiles), for any key design: a sample from `SampleRowKeys`, a log, or a table of
+    /// the same data elsewhere. Fewer points come back when the sample has fewer distinct keys.
+    ///
+    /// ```
+    /// use rowkey::splits::Splits;
+    ///
+    /// let sample: Vec<String> = (0..1_000).map(|i| format!("user{i:04}")).collect();
+    /// let splits = Splits::from_sample(&sample, 4);
+    /// assert_eq!(splits.points(), ["user0250", "user0500", "user0750"]);
+    /// ```
+    #[must_use]
+    pub fn from_sample<I>(sample: I, tablets: usize) -> Splits
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        Splits { points: sample_split_points(sample, tablets) }
+    }
+
+    /// The points, sorted.
+    #[must_use]
+    pub fn points(&self) -> &[Key] {
+        &self.points
+    }
+
+    /// The number of points: one fewer than the tablets they make.
+    ///
+    /// ```
+    /// assert_eq!(rowkey::splits::Splits::new(["a", "b"]).len(), 2);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Whether there are no points.
+    ///
+    /// ```
+    /// assert!(rowkey::splits::Splits::new([""]).is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
+    /// The `initialSplits` of a Bigtable Admin API `CreateTableRequest` as JSON, each key in
+    /// base64 as the proto3 JSON mapping writes bytes; merge it into the request's body with
+    /// `tableId` and `table`.
+    ///
+    /// ```
+    /// use rowkey::splits::Splits;
+    ///
+    /// let json = Splits::new(["01#", "02#"]).to_bigtable_json();
+    /// assert_eq!(json, "{\n  \"initialSplits\": [\n    {\"key\": \"MDEj\"},\n    {\"key\": \"MDIj\"}\n  ]\n}");
+    /// ```
+    #[must_use]
+    pub fn to_bigtable_json(&self) -> String {
+        let mut out = String::from("{\n  \"initialSplits\": [");
+        for (i, point) in self.points.iter().enumerate() {
+            let comma = if i + 1 < self.points.len() { "," } else { "" };
+            // Base64 needs no JSON escapes.
+            let _ = write!(out, "\n    {{\"key\": \"{}\"}}{comma}", to_base64(point));
+        }
+        out.push_str(if self.points.is_empty() { "]\n}" } else { "\n  ]\n}" });
+        out
+    }
+
+    /// The `splits=a,b,c` argument of `cbt createtable TABLE`. Quote it for the shell when
+    /// a point holds a character the shell reads (`$`, `*`, `;`, ...).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] naming the first point that `cbt` cannot take and why: a
+    /// byte outside printable ASCII (cbt has no escapes, and an argument holds no `00`), a
+    /// comma (cbt splits the list on commas) or a space.
+    ///
+    /// ```
+    /// use rowkey::splits::Splits;
+    ///
+    /// assert_eq!(Splits::new(["01#", "02#"]).to_cbt_arg()?, "splits=01#,02#");
+    /// let err = Splits::new([b"\x81".as_slice()]).to_cbt_arg().unwrap_err();
+    /// assert!(err.to_string().contains(r"split 0 (\x81) holds the byte 81"), "{err}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn to_cbt_arg(&self) -> Result<String> {
+        let mut out = String::from("splits=");
+        for (i, point) in self.points.iter().enumerate() {
+            if let Some(&b) = point.iter().find(|&&b| !(0x21..0x7f).contains(&b) || b == b',') {
+                let why = match b {
+                    b',' => "a comma, which cbt reads as the end of a split".to_owned(),
+                    b' ' => "a space, which cbt's argument cannot hold".to_owned(),
+                    b => format!(
+                        "the byte {b:02x}, and cbt takes splits as printable text without escapes; \
+                         use the Admin API's JSON or the HBase shell form"
+                    ),
+                };
+                return Err(Error::argument("splits", format!("split {i} ({point}) holds {why}")));
+            }
+            if i > 0 {
+                out.push(',');
+            }
+            // Printable ASCII, checked above.
+            out.push_str(&String::from_utf8_lossy(point));
+        }
+        Ok(out)
+    }
+
+    /// The HBase shell's `SPLITS => [...]` for `create`, each point a Ruby double-quoted
+    /// string with `\xNN` escapes for bytes outside printable ASCII.
+    ///
+    /// ```
+    /// use rowkey::splits::Splits;
+    ///
+    /// let splits = Splits::new([b"\x81".as_slice(), b"a\"#{b}"]);
+    /// assert_eq!(splits.to_hbase(), r#"SPLITS => ["a\"\#{b}", "\x81"]"#);
+    /// ```
+    #[must_use]
+    pub fn to_hbase(&self) -> String {
+        let mut out = String::from("SPLITS => [");
+        for (i, point) in self.points.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push('"');
+            for (j, &b) in point.iter().enumerate() {
+                match b {
+                    b'"' | b'\\' => {
+                        out.push('\\');
+                        out.push(char::from(b));
+                    }
+                    // `#{`, `#$` and `#@` interpolate in a Ruby double-quoted string.
+                    b'#' if matches!(point.get(j + 1), Some(b'{' | b'$' | b'@')) => out.push_str("\\#"),
+                    0x20..0x7f => out.push(char::from(b)),
+                    b => {
+                        let _ = write!(out, "\\x{b:02x}");
+                    }
+                }
+            }
+            out.push('"');
+        }
+        out.push(']');
+        out
+    }
+
+    /// Terraform's `split_keys = [...]` for a `google_bigtable_table`, each point an HCL
+    /// string.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] naming the first point that is not UTF-8: Terraform strings
+    /// are Unicode text, and the provider writes their UTF-8 bytes.
+    ///
+    /// ```
+    /// use rowkey::splits::Splits;
+    ///
+    /// assert_eq!(Splits::new(["01#", "${x}"]).to_terraform()?, r#"split_keys = ["$${x}", "01#"]"#);
+    /// assert!(Splits::new([b"\x81".as_slice()]).to_terraform().is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn to_terraform(&self) -> Result<String> {
+        let mut out = String::from("split_keys = [");
+        for (i, point) in self.points.iter().enumerate() {
+            let Ok(text) = std::str::from_utf8(point) else {
+                return Err(Error::argument(
+                    "splits",
+                    format!(
+                        "split {i} ({point}) is not UTF-8, and Terraform's split_keys are text; \
+                         create the table with the Admin API's JSON or the HBase shell form"
+                    ),
+                ));
+            };
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push('"');
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    // `${` and `%{` start a template sequence; doubling the sign escapes it.
+                    '$' | '%' if chars.peek() == Some(&'{') => {
+                        out.push(c);
+                        out.push(c);
+                    }
+                    c if c.is_control() => {
+                        let _ = write!(out, "\\u{:04x}", u32::from(c));
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+        }
+        out.push(']');
+        Ok(out)
+    }
+}

@@ -1,0 +1,102 @@
+//! Generated values of the scenario keys in [`keys`](super::keys), for the property tests that
+//! run over every scenario.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use proptest::prelude::*;
+
+use super::keys::*;
+
+/// Text every byte of which sorts above `#`, as a `#`-delimited field needs.
+const TEXT: &str = "[a-z0-9.-]{0,8}";
+
+pub fn reading() -> impl Strategy<Value = Reading> {
+    (TEXT, "[0-9a-f]{8}", 0..=i64::MAX).prop_map(|(device_type, device_id, ts_millis)| Reading {
+        device_type,
+        device_id,
+        ts_millis,
+    })
+}
+
+pub fn ordered_reading() -> impl Strategy<Value = OrderedReading> {
+    (any::<String>(), any::<String>(), any::<i64>()).prop_map(|(device_type, device_id, ts_millis)| OrderedReading {
+        device_type,
+        device_id,
+        ts_millis,
+    })
+}
+
+pub fn device_reading() -> impl Strategy<Value = DeviceReading> {
+    (TEXT, TEXT, 0..=i64::MAX).prop_map(|(device_type, device_id, ts_millis)| DeviceReading {
+        device_type,
+        device_id,
+        ts_millis,
+    })
+}
+
+pub fn tenant_reading() -> impl Strategy<Value = TenantReading> {
+    (TEXT, TEXT, any::<u32>(), 0..=99_999_999u32).prop_map(|(tenant, device_type, device_id, date)| TenantReading {
+        tenant,
+        device_type,
+        device_id,
+        date,
+    })
+}
+
+/// Host names of one to four labels.
+pub fn host() -> impl Strategy<Value = String> {
+    "([a-z0-9]{1,6}\\.){0,3}[a-z]{1,6}"
+}
+
+fn instant(micros: i64) -> SystemTime {
+    if micros >= 0 {
+        UNIX_EPOCH + Duration::from_micros(micros.unsigned_abs())
+    } else {
+        UNIX_EPOCH - Duration::from_micros(micros.unsigned_abs())
+    }
+}
+
+pub fn web_page() -> impl Strategy<Value = WebPage> {
+    (host(), any::<String>(), -(1i64 << 60)..(1i64 << 60)).prop_map(|(host, path, micros)| WebPage {
+        host,
+        path,
+        crawled: instant(micros),
+    })
+}
+
+pub fn web_page_micros() -> impl Strategy<Value = WebPageMicros> {
+    (host(), any::<String>(), 0..=i64::MAX).prop_map(|(host, path, crawled_micros)| WebPageMicros {
+        host,
+        path,
+        crawled_micros,
+    })
+}
+
+pub fn monitor() -> impl Strategy<Value = Monitor> {
+    (any::<i64>(), any::<String>(), "[a-z\\x00]{0,4}").prop_map(|(time, host, metric)| Monitor { time, host, metric })
+}
+
+pub fn shard() -> impl Strategy<Value = Shard> {
+    (any::<u16>(), proptest::option::of(any::<String>())).prop_map(|(shard, region)| Shard { shard, region })
+}
+
+pub fn shard_text() -> impl Strategy<Value = ShardText> {
+    (any::<u16>(), proptest::option::of("[a-z]{1,4}")).prop_map(|(shard, region)| ShardText { shard, region })
+}
+
+/// [`EveryField::sample`] varies every field with its argument; 0 to 127 keep its `i8` in range.
+pub fn every_field() -> impl Strategy<Value = EveryField> {
+    (0u32..128).prop_map(EveryField::sample)
+}
+
+pub fn every_text() -> impl Strategy<Value = EveryText> {
+    (0u32..4_000).prop_map(EveryText::sample)
+}
+
+pub fn hex_reading() -> impl Strategy<Value = HexReading> {
+    (any::<u32>(), 0..=i64::MAX).prop_map(|(device_id, ts_millis)| HexReading { device_id, ts_millis })
+}
+
+pub fn event_by_id() -> impl Strategy<Value = EventById> {
+    (any::<[u8; 4]>(), any::<i64>()).prop_map(|(id, seq)| EventById { id, seq })
+}

@@ -1,0 +1,189 @@
+//! rowkey's schema JSON: every scenario key's schema, written and read back, is the same
+//! schema, and decodes generated keys (and bytes that are not keys) exactly as the type's
+//! `from_key` and its own `SCHEMA.inspect` do; the fields it reads, as text, encode back to
+//! the key.
+
+mod common;
+
+use common::keys::*;
+use common::strategies;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rowkey::schema::Schema;
+use rowkey::{Key, RowKeyOwned};
+
+/// Generated keys per scenario: 10,000, or `PROPTEST_CASES` (all 13 scenarios take about 4 s).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000)
+}
+
+/// The key, and a copy with one byte changed, cut or added, for the error paths.
+fn key_and_mutation(key: Key, at: usize, byte: u8, op: u8) -> (Key, Vec<u8>) {
+    let mut bad = key.to_vec();
+    let at = at % (bad.len() + 1);
+    match op % 3 {
+        0 if at < bad.len() => bad[at] = byte,
+        1 => bad.truncate(at),
+        _ => bad.insert(at, byte),
+    }
+    (key, bad)
+}
+
+/// Checks the schema read back from the type's JSON against the type, over generated values.
+fn check<T, S>(strategy: S)
+where
+    T: RowKeyOwned + std::fmt::Debug + PartialEq + rowkey::schema::KeySchema,
+    S: Strategy<Value = T>,
+{
+    let json = T::SCHEMA.to_json();
+    let read: &'static Schema = Schema::from_json(&json).unwrap_or_else(|e| panic!("{e}\n{json}"));
+    assert_eq!(*read, T::SCHEMA, "{json}");
+    let mut runner = TestRunner::new(Config { cases: cases(), failure_persistence: None, ..Config::default() });
+    let inputs = (strategy, any::<usize>(), any::<u8>(), any::<u8>());
+    runner
+        .run(&inputs, |(value, at, byte, op)| {
+            let (key, bad) = key_and_mutation(value.to_key().unwrap(), at, byte, op);
+            // The key: the fields the type decodes, read by the file as by the type's schema.
+            prop_assert_eq!(T::from_key(&key).unwrap(), value);
+            let inspection = read.inspect(&key).unwrap();
+            prop_assert_eq!(&inspection, &T::SCHEMA.inspect(&key).unwrap());
+            // And back: the fields as text, as `rowkey encode` takes them, give the key.
+            let texts: Vec<(&str, String)> = inspection.fields().iter().map(|f| (f.name(), f.value_text())).collect();
+            let pairs: Vec<(&str, &str)> = texts.iter().map(|(name, text)| (*name, text.as_str())).collect();
+            prop_assert_eq!(read.encode(&pairs).map_err(|e| e.to_string()), Ok(key.clone()), "{}", inspection);
+            // Other bytes: refused where and as the type refuses them.
+            let (by_file, by_type) = (read.inspect(&bad), T::from_key(&bad));
+            prop_assert_eq!(
+                by_file.is_ok(),
+                by_type.is_ok(),
+                "{:?}: {:?} / {:?}",
+                Key::from(&bad[..]),
+                by_file,
+                by_type.err()
+            );
+            match (by_file, T::SCHEMA.inspect(&bad)) {
+                (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => prop_assert!(false, "the file gave {a:?}, the type's schema {b:?}"),
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", T::SCHEMA.type_name));
+}
+
+#[test]
+fn reading() {
+    check(strategies::reading());
+}
+
+#[test]
+fn ordered_reading() {
+    check(strategies::ordered_reading());
+}
+
+#[test]
+fn device_reading() {
+    check(strategies::device_reading());
+}
+
+#[test]
+fn tenant_reading() {
+    check(strategies::tenant_reading());
+}
+
+#[test]
+fn web_page() {
+    check(strategies::web_page());
+}
+
+#[test]
+fn web_page_micros() {
+    check(strategies::web_page_micros());
+}
+
+#[test]
+fn monitor() {
+    check(strategies::monitor());
+}
+
+#[test]
+fn shard() {
+    check(strategies::shard());
+}
+
+#[test]
+fn shard_text() {
+    check(strategies::shard_text());
+}
+
+#[test]
+fn every_field() {
+    check(strategies::every_field());
+}
+
+#[test]
+fn every_text() {
+    check(strategies::every_text());
+}
+
+#[test]
+fn hex_reading() {
+    check(strategies::hex_reading());
+}
+
+#[test]
+fn event_by_id() {
+    check(strategies::event_by_id());
+}
+
+#[test]
+fn the_file_says_every_attribute() {
+    let json: serde_json::Value = serde_json::from_str(&EveryField::SCHEMA.to_json()).unwrap();
+    let field = |name: &str| json["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone();
+    assert_eq!(json["prefix"], "every");
+    assert_eq!(json["salt"], serde_json::json!({ "hash": "farmhash", "buckets": 8, "from": ["name", "id"] }));
+    assert_eq!(field("rank")["desc"], true);
+    assert_eq!(field("version")["reverse"]["max"], u64::MAX);
+    assert_eq!(field("id")["bit_reverse"]["keep_sign"], true);
+    assert_eq!(field("host")["reverse_domain"], true);
+    assert_eq!(field("code")["len"], 3);
+    assert_eq!(field("score")["optional"], true);
+    assert_eq!(field("exact")["nanos"], true);
+    assert_eq!(field("shard")["schema"]["salt"]["hash"], "modulo");
+    let text: serde_json::Value = serde_json::from_str(&TenantReading::SCHEMA.to_json()).unwrap();
+    assert_eq!(text["delimiter"], "#");
+    assert_eq!(
+        text["fields"][2],
+        serde_json::json!({ "name": "device_id", "type": "u32", "encoding": "hex", "digits": 8 })
+    );
+    assert_eq!(text["fields"][3]["width"], 8);
+}
+
+#[test]
+fn a_bad_file_names_the_place_to_fix() {
+    let good = Reading::SCHEMA.to_json();
+    let cases = [
+        ("not json", "not JSON"),
+        ("[]", "the file: expected an object"),
+        (&good.replace("\"farmhash\"", "\"farm\""), "salt.hash: \"farm\" is not a salt hash"),
+        (&good.replace("\"buckets\": 16", "\"buckets\": 0"), "salt: "),
+        (&good.replace("\"device_id\"\n", "\"device\"\n"), "salt.from[0]: \"device\" is not a field of Reading"),
+        (&good.replace("\"width\"", "\"widht\""), "fields[2].width: missing"),
+        (&good.replace("\"max_len\"", "\"maxlen\""), "maxlen: not a key of this object"),
+        (&good.replace("\"utf8\"", "\"text\""), "fields[0].encoding: \"text\" is not an encoding"),
+        (&good.replace("\"rowkey_schema\": 1", "\"rowkey_schema\": 2"), "rowkey_schema: version 2"),
+        (&good.replace("\"max\": 9223372036854775807", "\"max\": -1"), "fields[2].reverse.max: expected an integer"),
+    ];
+    for (text, expected) in cases {
+        let err = Schema::from_json(text).err().unwrap_or_else(|| panic!("accepted: {text}")).to_string();
+        assert!(err.contains(expected), "{expected:?} not in {err:?}");
+    }
+}
+
+#[test]
+fn the_readme_schema_file_is_the_quickstart_keys() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/reading.schema.json");
+    let file = std::fs::read_to_string(path).unwrap();
+    assert_eq!(file.trim_end(), Reading::SCHEMA.to_json(), "regenerate {path} from Reading::SCHEMA.to_json()");
+}

@@ -1,0 +1,334 @@
+//! The split planner: a salted key's points fall exactly at its bucket boundaries in every
+//! salt and format, points inside buckets cut generated keys into even tablets, and each
+//! store's form of a list reads back as the same bytes.
+
+mod common;
+
+use common::keys::{EventById, EveryField, EveryText, HexReading, Monitor, OrderedReading, Reading, TenantReading};
+use common::{DeviceEvent, DeviceEventText, Md5Name, Md5NameOrdered};
+
+use rowkey::key_text::KeyForm;
+use rowkey::salt::farm_fingerprint;
+use rowkey::schema::{Schema, Value};
+use rowkey::splits::Splits;
+use rowkey::{Key, RowKey};
+
+/// The tablet a key lands in: how many points are at or below it.
+fn tablet(splits: &Splits, key: &[u8]) -> usize {
+    splits.points().partition_point(|p| p.as_bytes() <= key)
+}
+
+/// The bucket of a key, read by its schema.
+fn bucket(schema: &Schema, key: &[u8]) -> usize {
+    let inspection = schema.inspect(key).unwrap_or_else(|e| panic!("{e}"));
+    match inspection.value("bucket").expect("a bucket") {
+        // An MD5 salt's bucket shows as its hex digits.
+        Value::Str(digits) => usize::from_str_radix(digits, 16).unwrap(),
+        value => value.as_int().expect("a bucket number") as usize,
+    }
+}
+
+/// Checks that `keys` land in the tablet of their bucket, and that every bucket was seen.
+fn assert_at_bucket_boundaries(schema: &Schema, keys: impl IntoIterator<Item = Key>) {
+    let splits = schema.split_planner().plan().unwrap();
+    let buckets = schema.salt.unwrap().buckets as usize;
+    assert_eq!(splits.len(), buckets - 1, "{}", schema.type_name);
+    let mut seen = vec![false; buckets];
+    for key in keys {
+        let b = bucket(schema, &key);
+        assert_eq!(tablet(&splits, &key), b, "{}: {key} of bucket {b}", schema.type_name);
+        seen[b] = true;
+    }
+    assert!(seen.iter().all(|&s| s), "{}: some bucket got no key", schema.type_name);
+}
+
+fn id(i: u32) -> String {
+    format!("{:08x}", farm_fingerprint(&i.to_be_bytes()) as u32)
+}
+
+#[test]
+fn sixteen_buckets_give_fifteen_splits_at_their_boundaries() {
+    let splits = Reading::SCHEMA.split_planner().plan().unwrap();
+    let expected: Vec<Vec<u8>> = (1..16).map(|b| format!("{b:02}#").into_bytes()).collect();
+    assert_eq!(splits.points(), expected);
+    let ordered = OrderedReading::SCHEMA.split_planner().plan().unwrap();
+    assert_eq!(ordered.points(), (1..16u8).map(|b| [0x80 + b]).collect::<Vec<_>>());
+}
+
+#[test]
+fn every_salt_and_format_splits_where_its_buckets_start() {
+    let readings = (0..2_000).map(|i| {
+        Reading { device_type: ["phone", "tablet"][i as usize % 2].into(), device_id: id(i), ts_millis: i.into() }
+            .to_key()
+            .unwrap()
+    });
+    assert_at_bucket_boundaries(&Reading::SCHEMA, readings);
+    let ordered = (0..2_000).map(|i| {
+        OrderedReading { device_type: "phone".into(), device_id: id(i), ts_millis: -i64::from(i) }.to_key().unwrap()
+    });
+    assert_at_bucket_boundaries(&OrderedReading::SCHEMA, ordered);
+    let monitors = (0..2_000i64)
+        .map(|i| Monitor { time: i * 7 - 5_000, host: "web1".into(), metric: "cpu".into() }.to_key().unwrap());
+    assert_at_bucket_boundaries(&Monitor::SCHEMA, monitors);
+    let events = (0..2_000u64).map(|seq| DeviceEvent { device: "d".into(), seq }.to_key().unwrap());
+    assert_at_bucket_boundaries(&DeviceEvent::SCHEMA, events);
+    let texts = (0..40_000u64).map(|seq| DeviceEventText { device: "d".into(), seq }.to_key().unwrap());
+    assert_at_bucket_boundaries(&DeviceEventText::SCHEMA, texts);
+    // A prefix in front of the bucket, in both formats.
+    let every = (0..120).map(|n| EveryField::sample(n).to_key().unwrap());
+    assert_at_bucket_boundaries(&EveryField::SCHEMA, every);
+    let every_text = (0..4_000).map(|n| EveryText::sample(n).to_key().unwrap());
+    assert_at_bucket_boundaries(&EveryText::SCHEMA, every_text);
+}
+
+#[test]
+fn many_buckets_group_into_tablets_at_round_hex_boundaries() {
+    for schema in [&Md5Name::SCHEMA, &Md5NameOrdered::SCHEMA] {
+        let splits = schema.split_planner().tablets(16).plan().unwrap();
+        let expected: Vec<String> = (1..16).map(|t| format!("{t:x}000")).collect();
+        let shown: Vec<String> =
+            splits.points().iter().map(|p| p.to_string().trim_end_matches('!').to_owned()).collect();
+        assert_eq!(shown, expected, "{}", schema.type_name);
+        for i in 0..2_000u32 {
+            let key = Md5Name { name: id(i) }.to_key().unwrap();
+            assert_eq!(tablet(&splits, &key), bucket(&Md5Name::SCHEMA, &key) / 4096, "{key}");
+        }
+    }
+    assert_eq!(Md5Name::SCHEMA.split_planner().plan().unwrap().len(), 65_535);
+    assert!(Md5Name::SCHEMA.split_planner().tablets(0).plan().is_err());
+    assert!(Md5Name::SCHEMA.split_planner().tablets(70_000).plan().is_err());
+    assert!(Md5Name::SCHEMA.split_planner().tablets(4).per_bucket(1).plan().is_err());
+}
+
+/// Counts generated keys per tablet and checks each holds its even share, within 20%.
+fn assert_even(splits: &Splits, keys: &[Key]) {
+    let mut counts = vec![0usize; splits.len() + 1];
+    for key in keys {
+        counts[tablet(splits, key)] += 1;
+    }
+    let mean = keys.len() as f64 / counts.len() as f64;
+    for (t, &count) in counts.iter().enumerate() {
+        assert!((count as f64 - mean).abs() < 0.2 * mean, "tablet {t}: {count} keys, mean {mean}: {counts:?}");
+    }
+}
+
+#[test]
+fn splits_inside_buckets_cut_hex_ids_evenly() {
+    let splits = HexReading::SCHEMA.split_planner().per_bucket(3).plan().unwrap();
+    assert_eq!(splits.len(), 15 + 16 * 3);
+    assert_eq!(splits.points()[..4], ["00#4", "00#8", "00#c", "01#"]);
+    let keys: Vec<Key> = (0..64_000u32)
+        .map(|i| {
+            let device_id = farm_fingerprint(&i.to_le_bytes()) as u32;
+            HexReading { device_id, ts_millis: 1_588_291_200_000 + i64::from(i) }.to_key().unwrap()
+        })
+        .collect();
+    assert_even(&splits, &keys);
+}
+
+#[test]
+fn splits_inside_buckets_follow_a_descending_byte_field() {
+    let splits = EventById::SCHEMA.split_planner().per_bucket(30).plan().unwrap();
+    assert_eq!(splits.len(), 7 + 8 * 30);
+    let keys: Vec<Key> = (0..40_000i64)
+        .map(|seq| {
+            let id = (farm_fingerprint(&seq.to_be_bytes()) as u32).to_be_bytes();
+            EventById { id, seq }.to_key().unwrap()
+        })
+        .collect();
+    // 248 tablets of about 161 keys each: the extremes of so many stay within 40%.
+    let mut counts = vec![0usize; splits.len() + 1];
+    for key in &keys {
+        counts[tablet(&splits, key)] += 1;
+    }
+    let (min, max) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+    assert!(*min > 100 && *max < 225, "tablets hold {min} to {max} keys");
+}
+
+#[test]
+fn an_unsalted_key_splits_along_its_first_field_or_says_why_not() {
+    #[derive(RowKey)]
+    #[rowkey(delimited = "#", prefix = "ord")]
+    struct Order {
+        #[rowkey(width = 6)]
+        number: u32,
+        item: String,
+    }
+    let splits = Order::SCHEMA.split_planner().per_bucket(9).plan().unwrap();
+    let expected: Vec<Vec<u8>> = (1..10).map(|d| format!("ord#{d}").into_bytes()).collect();
+    assert_eq!(splits.points(), expected);
+    let keys: Vec<Key> =
+        (0..100_000u32).map(|n| Order { number: n * 10 + 3, item: "x".into() }.to_key().unwrap()).collect();
+    assert_even(&splits, &keys);
+
+    let err = TenantReading::SCHEMA.split_planner().plan().err().unwrap().to_string();
+    assert!(err.contains("has no salt") && err.contains("from_sample"), "{err}");
+    let err = TenantReading::SCHEMA.split_planner().per_bucket(3).plan().err().unwrap().to_string();
+    assert!(err.contains("`tenant` is text"), "{err}");
+    let err = Order::SCHEMA.split_planner().per_bucket(1_000_000).plan().err().unwrap().to_string();
+    assert!(err.contains("1000000 splits inside a bucket need 7 digits of `number`, which has 6"), "{err}");
+    #[derive(RowKey)]
+    #[rowkey(salt(buckets = 4, from = [id], hash = "modulo"))]
+    struct Tiny {
+        id: i64,
+        code: [u8; 1],
+    }
+    let _ = Tiny { id: 0, code: [0] };
+    let err = Tiny::SCHEMA.split_planner().per_bucket(1).plan().err().unwrap().to_string();
+    assert!(err.contains("`id` is of the int64 encoding"), "{err}");
+}
+
+#[test]
+fn sample_quantiles_split_any_key() {
+    let keys: Vec<Key> = (0..10_000)
+        .map(|i| {
+            TenantReading {
+                tenant: format!("t{}", i % 97),
+                device_type: "phone".into(),
+                device_id: i,
+                date: 20_200_501,
+            }
+            .to_key()
+            .unwrap()
+        })
+        .collect();
+    let splits = Splits::from_sample(keys.iter().step_by(7), 8);
+    assert_eq!(splits.len(), 7);
+    assert_even(&splits, &keys);
+}
+
+/// Splits with every byte that needs care in some form.
+fn awkward() -> Splits {
+    Splits::new([
+        &b"01#"[..],
+        b"\x00\x01\xff",
+        b"a\"b\\c",
+        b"#{x}#$y#@z",
+        b"${v}%{w}",
+        b"tab\there\nnl",
+        "caf\u{e9}".as_bytes(),
+        b"\x81\x82",
+    ])
+}
+
+#[test]
+fn bigtable_json_holds_the_points_in_base64() {
+    let splits = awkward();
+    let json: serde_json::Value = serde_json::from_str(&splits.to_bigtable_json()).unwrap();
+    let keys: Vec<Key> = json["initialSplits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|split| KeyForm::Base64.parse(split["key"].as_str().unwrap()).unwrap())
+        .collect();
+    assert_eq!(keys, splits.points());
+    let empty: serde_json::Value = serde_json::from_str(&Splits::default().to_bigtable_json()).unwrap();
+    assert_eq!(empty["initialSplits"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn the_cbt_argument_takes_printable_points_and_names_the_others() {
+    let splits = Reading::SCHEMA.split_planner().plan().unwrap();
+    let arg = splits.to_cbt_arg().unwrap();
+    // cbt reads `splits=` and cuts the rest at commas, taking each piece as the key's bytes.
+    let list = arg.strip_prefix("splits=").unwrap();
+    let keys: Vec<&[u8]> = list.split(',').map(str::as_bytes).collect();
+    assert_eq!(keys, splits.points().iter().map(Key::as_bytes).collect::<Vec<_>>());
+
+    let err = OrderedReading::SCHEMA.split_planner().plan().unwrap().to_cbt_arg().unwrap_err().to_string();
+    assert!(err.contains(r"split 0 (\x81) holds the byte 81"), "{err}");
+    let err = Splits::new(["a,b"]).to_cbt_arg().unwrap_err().to_string();
+    assert!(err.contains("a comma"), "{err}");
+    let err = Splits::new(["a b"]).to_cbt_arg().unwrap_err().to_string();
+    assert!(err.contains("a space"), "{err}");
+}
+
+/// Reads a Ruby double-quoted string list as the HBase shell (JRuby) does: `\xNN`, `\"`,
+/// `\\` and `\#` escapes; an unescaped `#{`, `#$` or `#@` would interpolate, so it fails.
+fn ruby_strings(list: &str) -> Vec<Vec<u8>> {
+    let body = list.strip_prefix("SPLITS => [").and_then(|s| s.strip_suffix(']')).expect(list);
+    let bytes = body.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        assert_eq!(bytes[i], b'"', "a string starts at {i} of {body}");
+        i += 1;
+        let mut value = Vec::new();
+        loop {
+            match bytes[i] {
+                b'"' => break,
+                b'\\' => {
+                    match bytes[i + 1] {
+                        b'x' => {
+                            let hex = std::str::from_utf8(&bytes[i + 2..i + 4]).unwrap();
+                            value.push(u8::from_str_radix(hex, 16).unwrap());
+                            i += 2;
+                        }
+                        c @ (b'"' | b'\\' | b'#') => value.push(c),
+                        c => panic!("escape \\{} in {body}", char::from(c)),
+                    }
+                    i += 2;
+                }
+                b'#' if matches!(bytes[i + 1], b'{' | b'$' | b'@') => panic!("interpolation at {i} of {body}"),
+                c => {
+                    assert!((0x20..0x7f).contains(&c), "raw byte {c:02x} in {body}");
+                    value.push(c);
+                    i += 1;
+                }
+            }
+        }
+        out.push(value);
+        i += 1;
+        if i < bytes.len() {
+            assert_eq!(&bytes[i..i + 2], b", ", "{body}");
+            i += 2;
+        }
+    }
+    out
+}
+
+#[test]
+fn the_hbase_shell_form_reads_back_as_the_points() {
+    for splits in [awkward(), OrderedReading::SCHEMA.split_planner().plan().unwrap(), Splits::default()] {
+        let strings = ruby_strings(&splits.to_hbase());
+        assert_eq!(strings, splits.points().iter().map(|p| p.to_vec()).collect::<Vec<_>>());
+    }
+}
+
+/// Evaluates `jsonencode(LIST)` with `terraform console`, which parses the list as HCL.
+fn terraform_values(list: &str) -> Option<Vec<String>> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("rowkey-splits-tf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new("terraform")
+        .arg("console")
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    writeln!(child.stdin.take().unwrap(), "jsonencode({list})").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(output.status.success(), "terraform console: {}", String::from_utf8_lossy(&output.stderr));
+    let shown = String::from_utf8(output.stdout).unwrap();
+    // The console prints the JSON text as a quoted string, with JSON's escapes.
+    let json: String = serde_json::from_str(shown.trim()).unwrap();
+    Some(serde_json::from_str(&json).unwrap())
+}
+
+#[test]
+fn terraform_reads_the_split_keys_as_the_points() {
+    let text = Splits::new(awkward().points().iter().filter(|p| std::str::from_utf8(p).is_ok()));
+    let hcl = text.to_terraform().unwrap();
+    let list = hcl.strip_prefix("split_keys = ").unwrap();
+    let expected: Vec<String> = text.points().iter().map(|p| String::from_utf8(p.to_vec()).unwrap()).collect();
+    match terraform_values(list) {
+        Some(values) => assert_eq!(values, expected),
+        None => eprintln!("terraform is not installed: the split_keys syntax was not checked by Terraform"),
+    }
+    let err = awkward().to_terraform().unwrap_err().to_string();
+    assert!(err.contains("is not UTF-8"), "{err}");
+}
