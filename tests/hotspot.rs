@@ -338,9 +338,11 @@ fn a_pre_split_salted_table_spreads_writes_from_the_first_window() {
     // Later both have split by size, and the salt keeps them balanced.
     assert!(matches!(unsplit.verdict(0.5), Verdict::Balanced { .. }), "{}", unsplit.verdict(0.5));
 
-    // With the schema, the key axis names fields; a bucket boundary, not a whole key, stays bytes.
+    // With the schema, the key axis names fields, and a bucket boundary (`02#`) its bucket.
     let svg = Heatmap::new(&presplit).schema(&Reading::SCHEMA).to_svg();
-    assert!(svg.contains(">bucket="), "no field labels");
+    assert!(svg.contains(">bucket=") && svg.contains(" device_type="), "no field labels");
+    assert!(svg.contains(">bucket=2</text>"), "no bucket label");
+    assert!(!svg.contains(">02#</text>"));
     let plain = Heatmap::new(&presplit).to_svg();
     assert!(!plain.contains(">bucket="));
 }
