@@ -211,7 +211,7 @@ impl SplitPlanner<'_> {
 
 /// The prefix and bucket fields of a key, as written before its first field: the ordered
 /// format's bytes without a trailing separator, the delimited format's with the delimiter.
-fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
+pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
     let mut key = Key::new();
     match schema.format {
         Format::Ordered => {

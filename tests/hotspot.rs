@@ -1,7 +1,10 @@
 //! The hotspot simulator: its split model, its numbers on known-good and known-bad key
 //! designs, and the heatmap's markup.
 
-use rowkey::hotspot::{Report, Simulator, Verdict, Windows, sample_split_points};
+mod common;
+
+use common::keys::Reading;
+use rowkey::hotspot::{Heatmap, Report, Simulator, Verdict, Windows, sample_split_points};
 use rowkey::salt::{Salt, farm_fingerprint};
 use rowkey::{Key, KeyRange, RowKey};
 
@@ -305,4 +308,41 @@ fn check_text(text: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A table created with the salt's bucket boundaries as initial splits (`rowkey::splits`)
+/// spreads the first minutes' writes over its 16 tablets; the same table created unsplit takes
+/// them all on its one tablet until it has grown enough to split.
+#[test]
+fn a_pre_split_salted_table_spreads_writes_from_the_first_window() {
+    let writes = workload(|kind, device, millis| {
+        Reading { device_type: kind.into(), device_id: device.into(), ts_millis: millis }.to_key()
+    });
+    let splits = Reading::SCHEMA.split_planner().plan().unwrap();
+    assert_eq!(splits.len(), 15);
+    let mut unsplit = Simulator::dynamic(5_000).unwrap();
+    let mut presplit = Simulator::dynamic_with_splits(5_000, splits.points()).unwrap();
+    assert_eq!(presplit.tablet_count(), 16);
+    for (key, second) in &writes {
+        unsplit.record_at(key, *second);
+        presplit.record_at(key, *second);
+    }
+    // Two-minute windows: 1,200 writes, well under a tablet's 5,000 rows.
+    let (unsplit, presplit) = (unsplit.report(Windows::Length(120)), presplit.report(Windows::Length(120)));
+    let busy = |report: &Report| report.windows()[0].tablets().iter().filter(|t| t.writes() > 0).count();
+    let first_share = |report: &Report| report.windows()[0].hottest().unwrap().share();
+    assert_eq!(busy(&unsplit), 1);
+    assert_eq!(first_share(&unsplit), 1.0);
+    assert_eq!(busy(&presplit), 16);
+    assert!(first_share(&presplit) < 0.15, "{}", first_share(&presplit));
+    // Later both have split by size, and the salt keeps them balanced.
+    assert!(matches!(unsplit.verdict(0.5), Verdict::Balanced { .. }), "{}", unsplit.verdict(0.5));
+
+    // With the schema, the key axis names fields, and a bucket boundary (`02#`) its bucket.
+    let svg = Heatmap::new(&presplit).schema(&Reading::SCHEMA).to_svg();
+    assert!(svg.contains(">bucket=") && svg.contains(" device_type="), "no field labels");
+    assert!(svg.contains(">bucket=2</text>"), "no bucket label");
+    assert!(!svg.contains(">02#</text>"));
+    let plain = Heatmap::new(&presplit).to_svg();
+    assert!(!plain.contains(">bucket="));
 }

@@ -30,7 +30,11 @@ fn schema_file<T: KeySchema>() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rowkey-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{}.json", T::SCHEMA.type_name));
-    std::fs::write(&path, T::SCHEMA.to_json()).unwrap();
+    // Tests run in parallel and write the same file: each writes its own copy and renames it
+    // into place, so that none reads another's half-written file.
+    let own = dir.join(format!("{}.json.{:?}", T::SCHEMA.type_name, std::thread::current().id()));
+    std::fs::write(&own, T::SCHEMA.to_json()).unwrap();
+    std::fs::rename(&own, &path).unwrap();
     path
 }
 

@@ -3,6 +3,9 @@
 use std::fmt::{self, Write};
 
 use super::Report;
+use crate::key::Key;
+use crate::schema::Schema;
+use crate::splits::lead;
 
 /// The colour scale, dark to bright (after matplotlib's "inferno"): cold cells recede and the
 /// hot band stands out, and it stays readable in greyscale and for colour-blind readers.
@@ -57,6 +60,7 @@ pub struct Heatmap<'a> {
     title: String,
     time_label: String,
     time_format: Box<dyn Fn(u64) -> String + 'a>,
+    schema: Option<&'a Schema>,
 }
 
 impl fmt::Debug for Heatmap<'_> {
@@ -82,6 +86,7 @@ impl<'a> Heatmap<'a> {
             title: "Writes by key range over time".to_owned(),
             time_label: "time".to_owned(),
             time_format: Box::new(|t| t.to_string()),
+            schema: None,
         }
     }
 
@@ -112,6 +117,74 @@ impl<'a> Heatmap<'a> {
     pub fn time_format(mut self, format: impl Fn(u64) -> String + 'a) -> Self {
         self.time_format = Box::new(format);
         self
+    }
+
+    /// Labels the key axis by the keys' fields (`bucket=1 device_type=phone ...`, as
+    /// [`Schema::inspect`] prints them) rather than their escaped bytes. A bucket boundary
+    /// from [`split_planner`](Schema::split_planner) shows as `bucket=N`; any other boundary
+    /// that is not a whole key of the schema keeps its bytes.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::hotspot::{Heatmap, Simulator, Windows};
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Reading {
+    ///     device_type: String,
+    ///     ts: u32,
+    /// }
+    ///
+    /// let mut sim = Simulator::dynamic(10)?;
+    /// for ts in 0..100u32 {
+    ///     sim.record(Reading { device_type: ["phone", "watch"][ts as usize % 2].into(), ts }.to_key()?);
+    /// }
+    /// let svg = Heatmap::new(&sim.report(Windows::Count(4))).schema(&Reading::SCHEMA).to_svg();
+    /// assert!(svg.contains(">device_type=phone ts="), "{svg}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn schema(mut self, schema: &'a Schema) -> Self {
+        self.schema = Some(schema);
+        self
+    }
+
+    /// A key as the axis shows it: its fields when it is a key of the schema.
+    fn key_label(&self, key: &Key) -> String {
+        match self.schema.map(|schema| schema.inspect(key)) {
+            Some(Ok(inspection)) => {
+                // Whole fields that fit, leading ones first: they place the key; a field cut
+                // in the middle would read as another value.
+                let mut label = String::new();
+                for field in inspection.fields() {
+                    let part = format!("{}={}", field.name(), field.value_text());
+                    if !label.is_empty() && label.chars().count() + 1 + part.chars().count() > LABEL_CHARS - 2 {
+                        label.push_str(" …");
+                        break;
+                    }
+                    if !label.is_empty() {
+                        label.push(' ');
+                    }
+                    label.push_str(&part);
+                }
+                label
+            }
+            _ => self.bucket_label(key).unwrap_or_else(|| key.to_string()),
+        }
+    }
+
+    /// `bucket=N` for the start of a salt bucket, as the split planner writes it: the
+    /// boundaries a table created with initial splits has, which are no whole key.
+    fn bucket_label(&self, key: &Key) -> Option<String> {
+        let schema = self.schema?;
+        let salt = schema.salt?.salt().ok()?;
+        (0..salt.buckets()).find(|&b| lead(schema, Some((&salt, b))).is_ok_and(|lead| lead == *key)).map(|b| {
+            // As `inspect` prints the bucket: hex digits for a salt that writes them.
+            match salt.hex_digits() {
+                0 => format!("bucket={b}"),
+                digits => format!("bucket={b:0digits$x}"),
+            }
+        })
     }
 
     /// The SVG document.
@@ -188,7 +261,7 @@ impl fmt::Display for Heatmap<'_> {
                 continue;
             }
             last_y = Some(y);
-            let label = key.to_string();
+            let label = self.key_label(key);
             let cut = label.chars().count() > LABEL_CHARS;
             let label: String = label.chars().take(LABEL_CHARS).chain(cut.then_some('…')).collect();
             writeln!(f, r##"<line x1="{}" y1="{y}" x2="{LEFT}" y2="{y}" stroke="#333333"/>"##, LEFT - 5)?;

@@ -106,6 +106,46 @@ impl Simulator {
         Ok(sim)
     }
 
+    /// A store that starts pre-split at the given points (such as [`Splits::points`] from a
+    /// key's [`split_planner`](crate::schema::Schema::split_planner)) and from then on splits a
+    /// tablet at its median key once it holds more than `max_rows` rows, as a table created
+    /// with initial splits does. The empty key and repeated points are ignored, as in
+    /// [`fixed`](Self::fixed).
+    ///
+    /// [`Splits::points`]: crate::splits::Splits::points
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] when `max_rows` is 0.
+    ///
+    /// ```
+    /// use rowkey::hotspot::Simulator;
+    ///
+    /// let mut sim = Simulator::dynamic_with_splits(2, ["m"])?;
+    /// assert_eq!(sim.tablet_count(), 2);
+    /// for key in ["n", "p", "x"] {
+    ///     sim.record(key);
+    /// }
+    /// // The tablet after "m" took three rows and split at their median.
+    /// assert_eq!(sim.split_points().collect::<Vec<_>>(), ["m", "p"]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn dynamic_with_splits<I>(max_rows: usize, split_points: I) -> Result<Simulator>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        if max_rows == 0 {
+            return Err(Error::argument("tablet size", "a tablet must be allowed at least one row before it splits"));
+        }
+        let mut sim = Simulator::with_points(Splitting::Dynamic { max_rows }, sorted_points(split_points));
+        // Tablet numbers are the positions in the sorted points plus one, as `with_points`
+        // numbers them; each starts empty with the full allowance.
+        sim.rows = vec![Vec::new(); sim.starts.len()];
+        sim.split_above = vec![max_rows; sim.starts.len()];
+        Ok(sim)
+    }
+
     /// A store whose tablets start at the given split points and never split. The empty key
     /// is ignored (the first tablet starts there anyway), and so are repeated points.
     ///
@@ -121,11 +161,7 @@ impl Simulator {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
-        let mut points: Vec<Key> = split_points.into_iter().map(|p| Key::from(p.as_ref())).collect();
-        points.sort_unstable();
-        points.dedup();
-        points.retain(|p| !p.is_empty());
-        Simulator::with_points(Splitting::Fixed, points)
+        Simulator::with_points(Splitting::Fixed, sorted_points(split_points))
     }
 
     /// A store pre-split into `tablets` tablets holding equal numbers of the sample's keys:
@@ -330,6 +366,20 @@ where
     points.dedup();
     // A point equal to the smallest key would leave the first tablet empty.
     points.retain(|p| p.as_bytes() > sorted[0].as_ref());
+    points
+}
+
+/// Split points sorted, without repeats and without the empty key, where the first tablet
+/// starts anyway.
+fn sorted_points<I>(split_points: I) -> Vec<Key>
+where
+    I: IntoIterator,
+    I::Item: AsRef<[u8]>,
+{
+    let mut points: Vec<Key> = split_points.into_iter().map(|p| Key::from(p.as_ref())).collect();
+    points.sort_unstable();
+    points.dedup();
+    points.retain(|p| !p.is_empty());
     points
 }
 
