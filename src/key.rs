@@ -311,7 +311,8 @@ fn readable_error(offset: usize, detail: &'static str) -> Error {
     Error::ReadableKey { offset, detail }
 }
 
-fn hex_value(c: u8) -> Option<u8> {
+/// The value of one hex digit, either case.
+pub(crate) fn hex_value(c: u8) -> Option<u8> {
     match c {
         b'0'..=b'9' => Some(c - b'0'),
         b'a'..=b'f' => Some(c - b'a' + 10),

@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::key::Key;
+use crate::key::{Key, hex_value};
 
 /// A text form of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -143,15 +143,6 @@ fn from_cbt(text: &str) -> Result<Key> {
         }
     }
     Ok(out)
-}
-
-fn hex_value(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
 }
 
 fn from_hex(text: &str) -> Result<Key> {

@@ -3,8 +3,8 @@
 
 use std::fmt::Debug;
 
-use rowkey::RowKeyOwned;
 use rowkey::schema::KeySchema;
+use rowkey::{Key, RowKeyOwned};
 
 use crate::show;
 
@@ -36,15 +36,18 @@ impl KeyCheck for Agreement {
 /// Decodes `bytes` as a `T`; when that succeeds, the value's key must be `bytes`.
 pub fn canonical<T: RowKeyOwned + Debug>(bytes: &[u8]) {
     if let Ok(value) = T::from_key(bytes) {
-        match value.to_key() {
-            Ok(again) => assert!(
-                again.as_bytes() == bytes,
-                "{} decodes to {value:?}, whose key is {}",
-                show(bytes),
-                show(&again)
-            ),
-            Err(e) => panic!("{} decodes to {value:?}, which does not encode: {e}", show(bytes)),
+        encodes_back(bytes, &value, value.to_key());
+    }
+}
+
+/// `value` was decoded from `bytes`; `again` is its key, which must be `bytes`. Every
+/// decoder target's canonicity check ends here.
+pub fn encodes_back<V: Debug>(bytes: &[u8], value: &V, again: rowkey::Result<Key>) {
+    match again {
+        Ok(again) => {
+            assert!(again.as_bytes() == bytes, "{} decodes to {value:?}, whose key is {}", show(bytes), show(&again))
         }
+        Err(e) => panic!("{} decodes to {value:?}, which does not encode: {e}", show(bytes)),
     }
 }
 

@@ -74,15 +74,7 @@ pub fn check(selector: u8, bytes: &[u8]) {
 
 fn canonical<T: DeserializeOwned + Serialize + Debug>(bytes: &[u8]) {
     if let Ok(value) = rowkey::from_key::<T>(bytes) {
-        match rowkey::to_key(&value) {
-            Ok(again) => assert!(
-                again.as_bytes() == bytes,
-                "{} decodes to {value:?}, whose key is {}",
-                show(bytes),
-                show(&again)
-            ),
-            Err(e) => panic!("{} decodes to {value:?}, which does not encode: {e}", show(bytes)),
-        }
+        crate::checks::encodes_back(bytes, &value, rowkey::to_key(&value));
     }
 }
 

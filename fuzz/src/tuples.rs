@@ -12,7 +12,6 @@ use rowkey::transform::{BitReversed, ReversedDomain};
 use rowkey::{BigEndian, Desc, RowKeyOwned};
 
 use crate::checks::canonical;
-use crate::show;
 
 /// How many types [`check`] chooses from.
 pub const COUNT: u8 = 16;
@@ -47,15 +46,7 @@ pub fn check(selector: u8, bytes: &[u8]) {
 /// [`canonical`] in the delimited format.
 fn delimited<T: for<'de> DelimitedKey<'de> + Debug>(format: &Delimited, bytes: &[u8]) {
     if let Ok(value) = format.from_key::<T>(bytes) {
-        match format.to_key(&value) {
-            Ok(again) => assert!(
-                again.as_bytes() == bytes,
-                "{} decodes to {value:?}, whose key is {}",
-                show(bytes),
-                show(&again)
-            ),
-            Err(e) => panic!("{} decodes to {value:?}, which does not encode: {e}", show(bytes)),
-        }
+        crate::checks::encodes_back(bytes, &value, format.to_key(&value));
     }
 }
 
