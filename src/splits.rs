@@ -409,6 +409,11 @@ impl Splits {
         &self.points
     }
 
+    /// The points, sorted, as a vector.
+    pub(crate) fn into_points(self) -> Vec<Key> {
+        self.points
+    }
+
     /// The number of points: one fewer than the tablets they make.
     ///
     /// ```

@@ -369,18 +369,13 @@ where
     points
 }
 
-/// Split points sorted, without repeats and without the empty key, where the first tablet
-/// starts anyway.
+/// Split points sorted, without repeats and without the empty key, as `Splits` keeps them.
 fn sorted_points<I>(split_points: I) -> Vec<Key>
 where
     I: IntoIterator,
     I::Item: AsRef<[u8]>,
 {
-    let mut points: Vec<Key> = split_points.into_iter().map(|p| Key::from(p.as_ref())).collect();
-    points.sort_unstable();
-    points.dedup();
-    points.retain(|p| !p.is_empty());
-    points
+    crate::splits::Splits::new(split_points).into_points()
 }
 
 /// A tablet start as a bound: the first tablet starts at the empty key, shown as unbounded.
