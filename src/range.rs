@@ -368,6 +368,26 @@ impl KeyRange {
         included(self.end_bound())
     }
 
+    /// The part of the range above `key`: what is left to read once a scan has returned
+    /// `key`. The start becomes `(key` when that is higher than the range's own start; the
+    /// end stays. The result may be empty.
+    ///
+    /// ```
+    /// use rowkey::KeyRange;
+    ///
+    /// let range = KeyRange::prefix(b"phone#");
+    /// assert_eq!(range.after(b"phone#7").to_string(), "(phone#7, phone$)");
+    /// assert_eq!(range.after(b"a"), range); // below the start: nothing is cut
+    /// assert!(range.after(b"phone$").is_empty());
+    /// ```
+    #[must_use]
+    pub fn after(&self, key: &[u8]) -> KeyRange {
+        if self.lower() > (Cut::Below { key, nul: true }) {
+            return self.clone();
+        }
+        KeyRange::new(Bound::Excluded(Key::from(key)), self.end.clone())
+    }
+
     fn lower(&self) -> Cut<'_> {
         Cut::start(self.start())
     }

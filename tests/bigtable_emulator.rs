@@ -15,6 +15,10 @@
 
 #[path = "bigtable_emulator/emulator.rs"]
 mod emulator;
+#[path = "bigtable_emulator/faults.rs"]
+mod faults;
+#[path = "bigtable_emulator/proxy.rs"]
+mod proxy;
 #[path = "bigtable_emulator/scenarios.rs"]
 mod scenarios;
 
@@ -63,10 +67,19 @@ fn keys_and_ranges_on_the_bigtable_emulator() {
         timed("salted delimited keys", scenarios::salted_delimited(&table("salted_delimited"))).await;
         timed("batched writes", scenarios::batches(&table("batches"))).await;
         eprintln!("all scenarios against the emulator at {} in {:?}", emulator.host(), started.elapsed());
+
+        faults::failures(&emulator, &connection).await;
+        faults::scenarios_through_faults(&emulator, &connection, &fault_seeds()).await;
     });
     // The runtime goes first so that no connection outlives the emulator it talks to.
     drop(runtime);
     drop(emulator);
+}
+
+/// The proxy's seeds: `ROWKEY_FAULT_SEEDS` of them (5 by default), the same on every run.
+fn fault_seeds() -> Vec<u64> {
+    let count = std::env::var("ROWKEY_FAULT_SEEDS").ok().and_then(|n| n.parse().ok()).unwrap_or(5u64);
+    (1..=count).collect()
 }
 
 async fn timed(name: &str, scenario: impl Future<Output = scenarios::Summary>) {

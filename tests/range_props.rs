@@ -1,6 +1,7 @@
 //! Property tests for `rowkey::range` and `rowkey::merge`: prefix ranges against
 //! `starts_with`, `KeyRange` against `BTreeMap::range`, `KeyRanges` normalisation against the
-//! ranges it was built from, and the merge against a global sort.
+//! ranges it was built from, what is left of ranges after a key (a resumed read), and the
+//! merge against a global sort.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -151,6 +152,28 @@ proptest! {
             let any = parts.iter().any(|r| r.contains(&probe));
             prop_assert_eq!(collected.contains(&probe), any, "{:?} in {}", probe, collected);
             prop_assert_eq!(pushed.contains(&probe), any, "{:?} in {}", probe, pushed);
+        }
+    }
+
+    #[test]
+    fn after_a_key_holds_exactly_the_keys_above_it(
+        parts in vec(range(), 0..6),
+        cut in key(),
+        extra in vec(key(), 0..20),
+    ) {
+        let ranges: KeyRanges = parts.iter().cloned().collect();
+        let rest = ranges.after(&cut);
+        assert_normalised(&rest)?;
+        let mut extra = extra;
+        extra.push(cut.clone());
+        extra.push(key_after(&cut).into_vec());
+        for probe in probes(&parts, &extra) {
+            let want = ranges.contains(&probe) && probe > cut;
+            prop_assert_eq!(rest.contains(&probe), want, "{:?} in {} after {:?}", probe, rest, cut);
+            for part in &parts {
+                let want = part.contains(&probe) && probe > cut;
+                prop_assert_eq!(part.after(&cut).contains(&probe), want, "{:?} in {} after {:?}", probe, part, cut);
+            }
         }
     }
 

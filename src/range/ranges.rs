@@ -136,6 +136,34 @@ impl KeyRanges {
     }
 }
 
+impl KeyRanges {
+    /// The keys of these ranges above `key`: the ranges that end at or below it are gone,
+    /// the one holding it starts just after it. A resumed read asks for exactly this after
+    /// the last row it received.
+    ///
+    /// ```
+    /// use rowkey::{KeyRange, KeyRanges};
+    ///
+    /// let ranges: KeyRanges = [KeyRange::prefix(b"a"), KeyRange::prefix(b"c")].into_iter().collect();
+    /// assert_eq!(ranges.after(b"a7").to_string(), "{(a7, b), [c, d)}");
+    /// assert_eq!(ranges.after(b"c").to_string(), "{(c, d)}");
+    /// assert!(ranges.after(b"d").is_empty());
+    /// ```
+    #[must_use]
+    pub fn after(&self, key: &[u8]) -> KeyRanges {
+        let at = Cut::Below { key, nul: true };
+        // Ranges whose end is at or below the cut just past `key` hold nothing above it.
+        let first = self.ranges.partition_point(|r| r.upper() <= at);
+        let mut rest = self.ranges[first..].iter();
+        let mut ranges = SmallVec::<[KeyRange; 1]>::with_capacity(self.ranges.len() - first);
+        if let Some(head) = rest.next() {
+            ranges.push(head.after(key));
+        }
+        ranges.extend(rest.cloned());
+        KeyRanges { ranges }
+    }
+}
+
 impl FromIterator<KeyRange> for KeyRanges {
     fn from_iter<I: IntoIterator<Item = KeyRange>>(iter: I) -> Self {
         let mut sorted: Vec<KeyRange> = iter.into_iter().filter(|r| !r.is_empty()).collect();

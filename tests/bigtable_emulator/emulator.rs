@@ -121,6 +121,11 @@ impl Emulator {
         }
     }
 
+    /// Where the emulator listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
     /// `127.0.0.1:port`, as `BIGTABLE_EMULATOR_HOST` would say it.
     pub fn host(&self) -> String {
         self.addr.to_string()

@@ -35,27 +35,26 @@
 
 use std::ops::{Bound, RangeBounds};
 
+mod config;
+mod merged;
+mod read;
+mod write;
+
+use std::sync::Arc;
+
 use bigtable_rs::bigtable::{BigTable, RowCell};
 use bigtable_rs::google::bigtable::v2::row_filter::Filter;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
-use bigtable_rs::google::bigtable::v2::{
-    MutateRowsRequest, Mutation, ReadRowsRequest, RowFilter, RowRange, RowSet, mutate_rows_request, mutation,
-};
-use prost::Message;
+use bigtable_rs::google::bigtable::v2::{Mutation, RowFilter, RowRange, RowSet, mutation};
 
 pub use bigtable_rs;
+pub use config::{Config, Retry};
+pub use merged::MergedRows;
+pub use read::RowStream;
+pub use write::{FailReason, FailedRow};
 
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges};
-
-/// Bigtable's limit on the mutations of one `MutateRows` request.
-const MAX_BATCH_MUTATIONS: usize = 100_000;
-/// Where a `MutateRows` batch is cut by size: under 4 MiB, gRPC's default limit on a received
-/// message, so that a server or proxy that keeps the default accepts it (Bigtable and its
-/// emulator accept more), with room for the table name and framing.
-const MAX_BATCH_BYTES: usize = 4_000_000;
-/// gRPC's `UNKNOWN` status code.
-const UNKNOWN: i32 = 2;
 
 /// The `RowRange` that reads the keys of `range`, or `None` when it holds no row Bigtable can
 /// store, so there is nothing to send.
@@ -247,25 +246,55 @@ impl ReadOptions {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The client or the server failed: connection, authentication, or a failed RPC.
+    /// The client failed outside a read or a write: connection setup or authentication.
     #[error("bigtable: {0}")]
     Client(#[from] bigtable_rs::bigtable::Error),
-    /// `MutateRows` applied some rows but not others. Rows are not retried: a failed row with
-    /// a server-assigned timestamp might have been written after all.
-    #[error("MutateRows: {failed} of {rows} rows were not written; the first, {key}: {message} (gRPC code {code})")]
-    Write {
-        /// How many rows failed.
-        failed: usize,
-        /// How many rows were sent.
-        rows: usize,
-        /// The key of the first failed row.
-        key: Key,
-        /// Its gRPC status code.
+    /// A read failed for good: a status no retry can fix, or a retryable one after the
+    /// attempts or the time of [`Config::reads`] ran out. The rows up to `reached` were
+    /// delivered, each once; a new read from just after it (see [`KeyRanges::after`]) would
+    /// continue where this one stopped.
+    #[error(
+        "ReadRows failed {}after {attempts} attempt(s): {message} (gRPC code {code}); {}",
+        reached.as_ref().map_or_else(|| "before its first row ".to_owned(), |key| format!("after row {key}, ")),
+        if *retryable { "the retries ran out: raise Config::reads' attempts or timeouts, or Config::row_timeout" } else { "this status is not retried" }
+    )]
+    Read {
+        /// The last row key the read delivered, `None` when it delivered none.
+        reached: Option<Key>,
+        /// How many attempts were made since the last row delivered.
+        attempts: u32,
+        /// Whether the status was a retryable one (the retries ran out) or not.
+        retryable: bool,
+        /// The gRPC status code of the last attempt.
         code: i32,
         /// Its status message.
         message: String,
     },
-    /// A stream given to [`Table::read_merged`] did not come back in the merge's key order.
+    /// `MutateRows` left some rows unwritten. The others were written; after the first
+    /// failure no new batch was sent.
+    #[error(
+        "MutateRows: {} row(s) not written ({written} written{}); the first, {}: {} (gRPC code {}){}",
+        failed.len(),
+        unsent_from.as_ref().map_or_else(String::new, |key| format!(", rows from {key} on not sent")),
+        failed[0].key,
+        failed[0].message,
+        failed[0].code,
+        match failed[0].reason {
+            FailReason::NotIdempotent => "; not retried: it has a mutation that is not idempotent (a SetCell with a server-assigned timestamp, -1): give it an explicit timestamp",
+            FailReason::OutOfRetries => "; the retries ran out: raise Config::writes' attempts or timeouts",
+            FailReason::Rejected => "",
+        }
+    )]
+    Write {
+        /// How many rows were written.
+        written: usize,
+        /// The rows that were not, each with its status and why it was left; never empty.
+        failed: Vec<FailedRow>,
+        /// The first row of the input that was never sent, if the write stopped before the
+        /// end; it and the rows after it in the input were not sent.
+        unsent_from: Option<Key>,
+    },
+    /// A stream given to [`Table::stream_merged`] did not come back in the merge's key order.
     #[error(
         "read_merged: stream {stream} is not in merge order at row {key}; give each stream the ranges of one salt bucket"
     )]
@@ -275,6 +304,42 @@ pub enum Error {
         /// The row that sorts before the one its stream returned ahead of it.
         key: Key,
     },
+}
+
+/// A failed call as the retry logic sees it: a gRPC status code and a message.
+#[derive(Clone, Debug)]
+struct Failure {
+    code: i32,
+    message: String,
+}
+
+impl From<bigtable_rs::bigtable::Error> for Failure {
+    fn from(error: bigtable_rs::bigtable::Error) -> Self {
+        use bigtable_rs::bigtable::Error as E;
+        match error {
+            E::RpcError(status) => {
+                // A transport failure's detail is in the status's source, not its message.
+                let mut message = status.message().to_owned();
+                let mut source = std::error::Error::source(&status);
+                while let Some(cause) = source {
+                    let cause_text = cause.to_string();
+                    if !message.contains(&cause_text) {
+                        message = format!("{message}: {cause_text}");
+                    }
+                    source = cause.source();
+                }
+                Failure { code: status.code() as i32, message }
+            }
+            E::TransportError(e) => {
+                Failure { code: config::code::UNAVAILABLE, message: format!("transport error: {e}") }
+            }
+            E::IoError(e) => Failure { code: config::code::UNAVAILABLE, message: format!("connection: {e}") },
+            E::TimeoutError(secs) => {
+                Failure { code: config::code::DEADLINE_EXCEEDED, message: format!("no answer within {secs} s") }
+            }
+            other => Failure { code: config::code::UNKNOWN, message: other.to_string() },
+        }
+    }
 }
 
 /// A Bigtable table: a connection and a table name, with reads over [`KeyRanges`] and batched
@@ -295,6 +360,7 @@ pub enum Error {
 pub struct Table {
     client: BigTable,
     name: String,
+    config: Arc<Config>,
 }
 
 impl std::fmt::Debug for Table {
@@ -308,7 +374,29 @@ impl Table {
     #[must_use]
     pub fn new(client: BigTable, table_id: &str) -> Self {
         let name = client.get_full_table_name(table_id);
-        Table { client, name }
+        Table { client, name, config: Arc::new(Config::default()) }
+    }
+
+    /// The same table with `config`'s retries, timeouts and batching.
+    ///
+    /// ```no_run
+    /// # async fn demo(table: rowkey::bigtable::Table) {
+    /// use rowkey::bigtable::{Config, Retry};
+    ///
+    /// let table = table.with_config(Config::default().reads(Retry::reads().attempts(20)).batches_in_flight(16));
+    /// assert_eq!(table.config().max_batches_in_flight(), 16);
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_config(mut self, config: Config) -> Self {
+        self.config = Arc::new(config);
+        self
+    }
+
+    /// The table's retries, timeouts and batching.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     /// The table's full name, `projects/{project}/instances/{instance}/tables/{table}`.
@@ -316,213 +404,4 @@ impl Table {
     pub fn name(&self) -> &str {
         &self.name
     }
-
-    /// The rows whose keys lie in `ranges`, in key order, with one `ReadRows` call.
-    ///
-    /// Empty `ranges` return no rows without a call.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Client`] when the call fails.
-    ///
-    /// ```no_run
-    /// # async fn demo(table: rowkey::bigtable::Table) -> Result<(), rowkey::bigtable::Error> {
-    /// use rowkey::KeyRange;
-    /// use rowkey::bigtable::ReadOptions;
-    ///
-    /// let ranges = KeyRange::prefix(b"phone#").into();
-    /// let rows = table.read_rows(&ranges, &ReadOptions::new().limit(100)).await?;
-    /// assert!(rows.windows(2).all(|w| w[0].key < w[1].key));
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn read_rows(&self, ranges: &KeyRanges, options: &ReadOptions) -> Result<Vec<Row>, Error> {
-        let Some(rows) = row_set(ranges) else {
-            return Ok(Vec::new());
-        };
-        let rows_limit = match options.limit {
-            Some(0) => return Ok(Vec::new()),
-            Some(limit) => i64::try_from(limit).unwrap_or(i64::MAX),
-            None => 0,
-        };
-        let request = ReadRowsRequest {
-            table_name: self.name.clone(),
-            rows: Some(rows),
-            filter: options.filter.clone(),
-            rows_limit,
-            ..ReadRowsRequest::default()
-        };
-        let rows = self.client.clone().read_rows(request).await?;
-        Ok(rows.into_iter().map(|(key, cells)| Row { key: Key::from(key), cells }).collect())
-    }
-
-    /// Reads each of `streams` with its own `ReadRows` call, all at once, and merges the rows
-    /// into the order of `key_of` with [`merge`](crate::merge()).
-    ///
-    /// This is the read of a salted table that does not know the salt. Each stream must come
-    /// back in `key_of` order; the rows of one salt bucket do when `key_of` gives the key
-    /// without its bucket (or the values decoded from it). A stream is anything that converts
-    /// into [`KeyRanges`]: the [`KeyRanges`] from [`Salt::fan_out`](crate::salt::Salt::fan_out)
-    /// passes as is, one stream per range, because the scan builders' ranges never cross a
-    /// bucket boundary; one [`KeyRanges`] per bucket works too. The merge costs O(log streams)
-    /// a row.
-    ///
-    /// With a [limit](ReadOptions::limit) of n, every stream is read with limit n as well, so
-    /// the first 10 rows across 16 buckets read at most 160 rows, not the whole table.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Client`] when a call fails; [`Error::Unsorted`] when a stream's rows do not
-    /// come back in `key_of` order, such as a range that spans two buckets.
-    ///
-    /// ```no_run
-    /// # async fn demo(table: rowkey::bigtable::Table) -> Result<(), Box<dyn std::error::Error>> {
-    /// use rowkey::Desc;
-    /// use rowkey::bigtable::{ReadOptions, Row};
-    /// use rowkey::salt::Salt;
-    /// use rowkey::scan::OrderedScan;
-    ///
-    /// // Keys: the bucket of the device id, then (device type, device id, Desc(millis)).
-    /// let salt = Salt::farmhash(16)?;
-    /// let phones = salt.fan_out(|bucket| {
-    ///     let mut scan = OrderedScan::new(4);
-    ///     scan.fix(&bucket)?.fix("phone")?;
-    ///     Ok(scan.ranges())
-    /// })?;
-    /// let unsalted =
-    ///     |row: &Row| salt.decode_ordered::<(String, String, Desc<i64>)>(&row.key).ok().map(|(_, key)| key);
-    /// for row in table.read_merged(phones, &ReadOptions::new().limit(10), unsalted).await? {
-    ///     println!("{}", row.key);
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn read_merged<S, F, K>(
-        &self,
-        streams: S,
-        options: &ReadOptions,
-        mut key_of: F,
-    ) -> Result<Vec<Row>, Error>
-    where
-        S: IntoIterator,
-        S::Item: Into<KeyRanges>,
-        F: FnMut(&Row) -> K,
-        K: Ord,
-    {
-        let streams: Vec<KeyRanges> = streams.into_iter().map(Into::into).collect();
-        let reads = streams.iter().map(|ranges| self.read_rows(ranges, options));
-        let streams = futures_util::future::try_join_all(reads).await?;
-        check_sorted(&streams, &mut key_of)?;
-        let limit = options.limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
-        Ok(crate::merge(streams, key_of).take(limit).collect())
-    }
-
-    /// Writes rows with `MutateRows`: each row's mutations are applied atomically, in
-    /// batches of at most 100,000 mutations (Bigtable's limit) and about 4 MB, one batch
-    /// after another.
-    /// Returns how many rows were written.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Client`] when a call fails, and [`Error::Write`] when the server rejects some
-    /// rows of a batch: the batch's other rows and the batches before it were written, the
-    /// batches after it were not sent.
-    ///
-    /// ```no_run
-    /// # async fn demo(table: rowkey::bigtable::Table) -> Result<(), Box<dyn std::error::Error>> {
-    /// use rowkey::RowKey;
-    /// use rowkey::bigtable::set_cell;
-    ///
-    /// let rows = (0..1000u32).map(|i| {
-    ///     let key = ("sensor", i).to_key().expect("a u32 always encodes");
-    ///     (key, vec![set_cell("r", "n", i.to_string(), 0)])
-    /// });
-    /// assert_eq!(table.write_rows(rows).await?, 1000);
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn write_rows<I>(&self, rows: I) -> Result<usize, Error>
-    where
-        I: IntoIterator<Item = (Key, Vec<Mutation>)>,
-    {
-        let mut written = 0;
-        let mut batch = Batch::default();
-        for (key, mutations) in rows {
-            let entry = mutate_rows_request::Entry { row_key: key.into_vec(), mutations, ..Default::default() };
-            let bytes = entry.encoded_len();
-            if batch.overflows_with(entry.mutations.len(), bytes) {
-                written += self.send(std::mem::take(&mut batch)).await?;
-            }
-            batch.push(entry, bytes);
-        }
-        if !batch.entries.is_empty() {
-            written += self.send(batch).await?;
-        }
-        Ok(written)
-    }
-
-    async fn send(&self, batch: Batch) -> Result<usize, Error> {
-        let rows = batch.entries.len();
-        let mut keys: Vec<Key> = batch.entries.iter().map(|e| Key::from(e.row_key.as_slice())).collect();
-        let request = MutateRowsRequest { table_name: self.name.clone(), entries: batch.entries, ..Default::default() };
-        let mut responses = self.client.clone().mutate_rows(request).await?;
-        // An entry the server never reports on counts as failed: it may or may not be written.
-        let mut outcome: Vec<Option<(i32, String)>> = vec![Some((UNKNOWN, "no status returned".to_owned())); rows];
-        while let Some(response) = responses.message().await.map_err(bigtable_rs::bigtable::Error::from)? {
-            for entry in response.entries {
-                let Some(slot) = usize::try_from(entry.index).ok().and_then(|i| outcome.get_mut(i)) else {
-                    continue;
-                };
-                *slot = match entry.status {
-                    Some(status) if status.code != 0 => Some((status.code, status.message)),
-                    _ => None,
-                };
-            }
-        }
-        let failed = outcome.iter().flatten().count();
-        match outcome.into_iter().enumerate().find_map(|(i, o)| o.map(|o| (i, o))) {
-            None => Ok(rows),
-            Some((first, (code, message))) => {
-                Err(Error::Write { failed, rows, key: std::mem::take(&mut keys[first]), code, message })
-            }
-        }
-    }
-}
-
-/// Entries of one `MutateRows` request, with the counts its limits are checked against.
-#[derive(Default)]
-struct Batch {
-    entries: Vec<mutate_rows_request::Entry>,
-    mutations: usize,
-    bytes: usize,
-}
-
-impl Batch {
-    /// Whether an entry of this size would take the batch past a limit. An entry too large
-    /// on its own still goes, alone, for the server to judge.
-    fn overflows_with(&self, mutations: usize, bytes: usize) -> bool {
-        !self.entries.is_empty()
-            && (self.mutations + mutations > MAX_BATCH_MUTATIONS || self.bytes + bytes > MAX_BATCH_BYTES)
-    }
-
-    fn push(&mut self, entry: mutate_rows_request::Entry, bytes: usize) {
-        self.mutations += entry.mutations.len();
-        self.bytes += bytes;
-        self.entries.push(entry);
-    }
-}
-
-/// Checks that every stream is in `key_of` order, which the merge relies on.
-fn check_sorted<K: Ord>(streams: &[Vec<Row>], key_of: &mut impl FnMut(&Row) -> K) -> Result<(), Error> {
-    for (stream, rows) in streams.iter().enumerate() {
-        let mut previous: Option<K> = None;
-        for row in rows {
-            let key = key_of(row);
-            if previous.as_ref().is_some_and(|p| key < *p) {
-                return Err(Error::Unsorted { stream, key: row.key.clone() });
-            }
-            previous = Some(key);
-        }
-    }
-    Ok(())
 }

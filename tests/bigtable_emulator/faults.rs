@@ -1,0 +1,119 @@
+//! The scenarios again, through a proxy that cuts, stalls and refuses connections on a seeded
+//! schedule: every query must still return exactly the brute-force rows, in order, once each,
+//! and every write must land exactly once (checked by reading past the proxy).
+
+use std::time::{Duration, Instant};
+
+use rowkey::KeyRange;
+use rowkey::bigtable::bigtable_rs::bigtable::BigTableConnection;
+use rowkey::bigtable::{Config, Error, FailReason, ReadOptions, Retry, Table, set_cell};
+
+use crate::FAMILY;
+use crate::emulator::{Emulator, INSTANCE, PROJECT};
+use crate::proxy::{Faults, Proxy};
+use crate::scenarios::{self, Summary};
+
+/// Retries generous enough to outlast the proxy, waits short enough for a test, a row timeout
+/// shorter than most stalls, and small batches so that cuts land between and inside them.
+fn flaky() -> Config {
+    let backoff = |retry: Retry| retry.backoff(Duration::from_millis(5), 2.0, Duration::from_millis(250));
+    Config::default()
+        .reads(backoff(Retry::reads().attempts(40).within(Duration::from_secs(120))))
+        .writes(backoff(Retry::writes().attempts(40).within(Duration::from_secs(120))))
+        .row_timeout(Duration::from_millis(800))
+        .batch_rows(64)
+        .batches_in_flight(4)
+}
+
+fn connect(host: &str) -> BigTableConnection {
+    BigTableConnection::new_with_emulator(host, PROJECT, INSTANCE, false, 1, Some(Duration::from_secs(60)))
+        .expect("a client")
+}
+
+/// Reads `table` past the proxy: each of the `rows` rows written is there once, with one cell.
+async fn landed_once(table: &Table, summary: &Summary, what: &str) {
+    let rows = table.read_rows(&KeyRange::all().into(), &ReadOptions::new()).await.expect("a direct read");
+    assert_eq!(rows.len(), summary.rows, "{what}: rows in the table");
+    for row in &rows {
+        assert_eq!(row.cells.len(), 1, "{what}: row {} has {} cells", row.key, row.cells.len());
+    }
+}
+
+/// Every scenario through the proxy with each seed.
+pub async fn scenarios_through_faults(emulator: &Emulator, direct: &BigTableConnection, seeds: &[u64]) {
+    for &seed in seeds {
+        let started = Instant::now();
+        let proxy = Proxy::start(emulator.addr(), Faults::Seeded(seed)).await;
+        let flaky_connection = connect(&proxy.host());
+        let tables = |name: &str| {
+            let name = format!("{name}_faults_{seed}");
+            emulator.create_table(&name, FAMILY);
+            (Table::new(flaky_connection.client(), &name).with_config(flaky()), Table::new(direct.client(), &name))
+        };
+        let mut summary = Summary::default();
+        let (flaky_table, direct_table) = tables("ordered");
+        let done = scenarios::ordered(&flaky_table).await;
+        landed_once(&direct_table, &done, "ordered").await;
+        summary.add(&done);
+        let (flaky_table, direct_table) = tables("delimited");
+        let done = scenarios::delimited(&flaky_table).await;
+        landed_once(&direct_table, &done, "delimited").await;
+        summary.add(&done);
+        let (flaky_table, direct_table) = tables("salted_ordered");
+        let done = scenarios::salted_ordered(&flaky_table).await;
+        landed_once(&direct_table, &done, "salted ordered").await;
+        summary.add(&done);
+        let (flaky_table, direct_table) = tables("salted_delimited");
+        let done = scenarios::salted_delimited(&flaky_table).await;
+        landed_once(&direct_table, &done, "salted delimited").await;
+        summary.add(&done);
+        eprintln!(
+            "faults, seed {seed}: {} rows written, {} queries checked, {} rows compared through {} in {:?}",
+            summary.rows,
+            summary.queries,
+            summary.compared,
+            proxy.stats.summary(),
+            started.elapsed()
+        );
+    }
+}
+
+/// What no retry fixes surfaces at once; what retries cannot get through surfaces when they
+/// run out; writes that are not idempotent are never retried.
+pub async fn failures(emulator: &Emulator, direct: &BigTableConnection) {
+    let missing = Table::new(direct.client(), "no_such_table");
+    let error = missing.read_rows(&KeyRange::all().into(), &ReadOptions::new()).await.expect_err("a missing table");
+    assert!(
+        matches!(error, Error::Read { reached: None, attempts: 1, retryable: false, .. }),
+        "a missing table is not retried: {error}"
+    );
+
+    emulator.create_table("refused", FAMILY);
+    let proxy = Proxy::start(emulator.addr(), Faults::RefuseAll).await;
+    let connection = connect(&proxy.host());
+    let fast = |retry: Retry| retry.attempts(3).backoff(Duration::from_millis(1), 2.0, Duration::from_millis(5));
+    let config = Config::default().reads(fast(Retry::reads())).writes(fast(Retry::writes()));
+    let table = Table::new(connection.client(), "refused").with_config(config);
+
+    let error = table.read_rows(&KeyRange::all().into(), &ReadOptions::new()).await.expect_err("no connection");
+    assert!(
+        matches!(error, Error::Read { reached: None, attempts: 3, retryable: true, .. }),
+        "three attempts, then the error: {error}"
+    );
+    assert!(error.to_string().contains("retries ran out"), "{error}");
+
+    let server_time = [("a".into(), vec![set_cell(FAMILY, "q", "v", -1)])];
+    let error = table.write_rows(server_time).await.expect_err("no connection");
+    let Error::Write { written: 0, failed, .. } = &error else { panic!("{error}") };
+    assert_eq!(failed[0].reason, FailReason::NotIdempotent, "{error}");
+    assert!(error.to_string().contains("explicit timestamp"), "{error}");
+    let refused_before = proxy.stats.refused.load(std::sync::atomic::Ordering::Relaxed);
+
+    let explicit = [("a".into(), vec![set_cell(FAMILY, "q", "v", 1000)])];
+    let error = table.write_rows(explicit).await.expect_err("no connection");
+    let Error::Write { written: 0, failed, .. } = &error else { panic!("{error}") };
+    assert_eq!(failed[0].reason, FailReason::OutOfRetries, "{error}");
+    let refused = proxy.stats.refused.load(std::sync::atomic::Ordering::Relaxed) - refused_before;
+    assert!(refused >= 3, "three attempts, each a connection refused: {refused}");
+    eprintln!("failures: {error}");
+}
