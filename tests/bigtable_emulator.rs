@@ -8,15 +8,28 @@
 //! every bucket and merging. A tenant's range must hold exactly its rows (`a` is not `a\0`,
 //! `a` is not `a$`).
 //!
+//! Then the same scenarios through a proxy that cuts, stalls and refuses connections
+//! (`faults.rs`, `proxy.rs`; `ROWKEY_FAULT_SEEDS` seeds, 5 by default), and a load test of
+//! writes and a streamed merged read (`load.rs`; `ROWKEY_LOAD_ROWS` rows, 20,000 by default).
+//!
 //! The emulator (`cbtemulator` from the Google Cloud SDK) is started on a free port of
 //! 127.0.0.1 and killed when the test ends, also when it fails. Without it the test prints
 //! why it was skipped and passes. Run with `cargo test --features bigtable --test
 //! bigtable_emulator`.
 
+// The counting allocator of `heap.rs` implements `GlobalAlloc`, which is unsafe to implement.
+#![allow(unsafe_code)]
+
 #[path = "bigtable_emulator/emulator.rs"]
 mod emulator;
 #[path = "bigtable_emulator/faults.rs"]
 mod faults;
+#[path = "bigtable_emulator/heap.rs"]
+mod heap;
+#[path = "bigtable_emulator/load.rs"]
+mod load;
+#[path = "bigtable_emulator/presplit.rs"]
+mod presplit;
 #[path = "bigtable_emulator/proxy.rs"]
 mod proxy;
 #[path = "bigtable_emulator/scenarios.rs"]
@@ -66,10 +79,12 @@ fn keys_and_ranges_on_the_bigtable_emulator() {
         timed("salted ordered keys", scenarios::salted_ordered(&table("salted_ordered"))).await;
         timed("salted delimited keys", scenarios::salted_delimited(&table("salted_delimited"))).await;
         timed("batched writes", scenarios::batches(&table("batches"))).await;
+        timed("salted delimited keys, table pre-split", presplit::salted_presplit(&emulator, &connection)).await;
         eprintln!("all scenarios against the emulator at {} in {:?}", emulator.host(), started.elapsed());
 
         faults::failures(&emulator, &connection).await;
         faults::scenarios_through_faults(&emulator, &connection, &fault_seeds()).await;
+        load::load(&emulator, &connection).await;
     });
     // The runtime goes first so that no connection outlives the emulator it talks to.
     drop(runtime);

@@ -169,6 +169,9 @@ impl Table {
     /// passes as is, one stream per range, because the scan builders' ranges never cross a
     /// bucket boundary; one [`KeyRanges`] per bucket works too.
     ///
+    /// Each bucket's stream reads in pages of [`Config::merge_page_rows`](super::Config::merge_page_rows)
+    /// rows (1,000 by default), which keeps the read's memory bounded however large the table.
+    ///
     /// With a [limit](ReadOptions::limit) of n, every stream is read with limit n as well and
     /// the merge stops after n rows, so the first 10 rows across 16 buckets read at most 160.
     ///
@@ -203,7 +206,9 @@ impl Table {
         F: FnMut(&Row) -> K + Send + 'a,
         K: Ord + Send + 'a,
     {
-        let streams: Vec<_> = streams.into_iter().map(|ranges| self.stream_rows(&ranges.into(), options)).collect();
+        let page = self.config.merge_page_rows;
+        let streams: Vec<_> =
+            streams.into_iter().map(|ranges| self.stream_pages(&ranges.into(), options, page)).collect();
         let merged = MergedRows::new(streams, key_of);
         match options.rows_limit() {
             None => merged,

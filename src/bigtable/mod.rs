@@ -1,5 +1,7 @@
 //! Bigtable over its v2 Data API (feature `bigtable`): [`KeyRange`]s and [`KeyRanges`] as
-//! `RowRange`s and `RowSet`s, reads merged across salt buckets, and batched writes.
+//! `RowRange`s and `RowSet`s, reads as resumable streams ([`RowStream`]), fan-out reads merged
+//! across salt buckets as they arrive ([`MergedRows`]), and batched writes with retries, all
+//! configured by one [`Config`].
 //!
 //! The client is [`bigtable_rs`], re-exported here so that the connection and the request
 //! types come from the same version this module was built against. A [`Table`] pairs a
@@ -27,6 +29,16 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! On a real network connections drop: a read resumes after the last row it delivered, a
+//! write retries the rows that failed (when that is safe), each with backoff, as far as the
+//! table's [`Config`] allows. The runtime must have tokio's time driver enabled
+//! (`#[tokio::main]` does).
+//!
+//! Tables are created with `cbt`, `gcloud` or the Admin API, not here: `bigtable_rs` speaks only
+//! the Data API. For a table created with initial splits, write its split points with
+//! [`Splits`](crate::splits::Splits) as the Admin API's JSON, `cbt createtable` arguments or
+//! Terraform `split_keys`.
 //!
 //! A read never sends an empty `RowSet`: Bigtable reads the whole table for one, so empty
 //! [`KeyRanges`] read nothing without asking the server. The emulator that ships with the

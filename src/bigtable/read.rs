@@ -31,6 +31,9 @@ type Rows = Pin<Box<dyn Stream<Item = Result<(Vec<u8>, Vec<RowCell>), bigtable_r
 /// attempts or time, ends the stream with [`Error::Read`], which says which row the read had
 /// reached.
 ///
+/// With [`Config::page_rows`](super::Config::page_rows) set, each request asks for one page
+/// of rows and the next page starts after the last row of the one before.
+///
 /// Made by [`Table::stream_rows`]; it sends nothing until first polled.
 pub struct RowStream {
     inner: Pin<Box<dyn Stream<Item = Result<Row, Error>> + Send>>,
@@ -72,7 +75,13 @@ impl Table {
     /// ```
     #[must_use]
     pub fn stream_rows(&self, ranges: &KeyRanges, options: &ReadOptions) -> RowStream {
+        self.stream_pages(ranges, options, self.config.page_rows)
+    }
+
+    /// [`stream_rows`](Self::stream_rows) with pages of `page_rows` rows.
+    pub(crate) fn stream_pages(&self, ranges: &KeyRanges, options: &ReadOptions, page_rows: Option<u64>) -> RowStream {
         let read = Resumable {
+            page_rows,
             table: self.clone(),
             ranges: ranges.clone(),
             options: options.clone(),
@@ -80,6 +89,8 @@ impl Table {
             last: None,
             rows: None,
             attempt_started: Instant::now(),
+            asked: None,
+            delivered: 0,
             started: Instant::now(),
             attempts: 0,
             backoff: Backoff::new(&self.config.read),
@@ -122,6 +133,7 @@ impl Table {
 
 /// The state of one resumable read between rows.
 struct Resumable {
+    page_rows: Option<u64>,
     table: Table,
     ranges: KeyRanges,
     options: ReadOptions,
@@ -130,6 +142,10 @@ struct Resumable {
     last: Option<Key>,
     rows: Option<Rows>,
     attempt_started: Instant,
+    /// The row limit of the request in flight (`None`: none), and the rows it delivered: a
+    /// page that ended full is followed by the next one.
+    asked: Option<u64>,
+    delivered: u64,
     started: Instant,
     /// Attempts since the last row delivered.
     attempts: u32,
@@ -172,11 +188,16 @@ impl Resumable {
                     let key = Key::from(key);
                     self.last = Some(key.clone());
                     self.remaining = self.remaining.map(|n| n - 1);
+                    self.delivered += 1;
                     self.attempts = 0;
                     self.backoff.reset();
                     return Some(Ok(Row { key, cells }));
                 }
                 Ok(None) => {
+                    if self.asked.is_some_and(|asked| self.delivered >= asked) {
+                        self.rows = None; // a full page: the next one follows
+                        continue;
+                    }
                     self.done = true;
                     return None;
                 }
@@ -206,13 +227,19 @@ impl Resumable {
         let Some(rows) = row_set(&ranges) else {
             return Ok(None);
         };
+        let asked = match (self.remaining, self.page_rows) {
+            (Some(left), Some(page)) => Some(left.min(page)),
+            (left, page) => left.or(page),
+        };
         let request = ReadRowsRequest {
             table_name: self.table.name.clone(),
             rows: Some(rows),
             filter: self.options.filter.clone(),
-            rows_limit: self.remaining.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX)),
+            rows_limit: asked.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX)),
             ..ReadRowsRequest::default()
         };
+        self.asked = asked;
+        self.delivered = 0;
         self.attempts += 1;
         self.attempt_started = Instant::now();
         let mut client = self.table.client.clone();

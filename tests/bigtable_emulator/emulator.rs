@@ -133,12 +133,19 @@ impl Emulator {
 
     /// Creates `table` with the column family `family`.
     pub fn create_table(&self, table: &str, family: &str) {
+        self.create_table_with(table, family, &[]);
+    }
+
+    /// Creates `table` with the column family `family` and more `cbt createtable` arguments,
+    /// such as its initial splits.
+    pub fn create_table_with(&self, table: &str, family: &str, more: &[&str]) {
         let output = Command::new(&self.cbt)
             .env("BIGTABLE_EMULATOR_HOST", self.host())
             // With both -project and -creds given, cbt does not ask gcloud for defaults, which
             // could refresh credentials over the network. The emulator ignores credentials.
             .args(["-project", PROJECT, "-instance", INSTANCE, "-creds", "/dev/null"])
             .args(["createtable", table, &format!("families={family}")])
+            .args(more)
             .output()
             .unwrap_or_else(|e| panic!("running {}: {e}", self.cbt.display()));
         assert!(

@@ -1,0 +1,173 @@
+//! Load: `ROWKEY_LOAD_ROWS` rows (20,000 unless set; `.ci/run` sets 100,000) of salted keys
+//! over 16 buckets written through `MutateRows` and read back by a merged fan-out stream.
+//!
+//! Reports rows per second for writes with one batch in flight (as writes went before they
+//! were concurrent) and with the default configuration, and for the merged read collected
+//! (every bucket read whole, then merged: what `read_merged` did before it streamed) and
+//! streamed; and the client's peak heap above its level before each read, counted by the test
+//! binary's allocator. The streamed read must deliver its first row before its last bucket
+//! ends, every row once in merge order, and stay under a bound that does not grow with the
+//! table.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::{Stream, StreamExt};
+use rowkey::KeyRanges;
+use rowkey::bigtable::bigtable_rs::bigtable::BigTableConnection;
+use rowkey::bigtable::{Config, Error, MergedRows, ReadOptions, Row, Table, set_cell};
+use rowkey::salt::Salt;
+use rowkey::scan::OrderedScan;
+
+use crate::FAMILY;
+use crate::emulator::Emulator;
+use crate::heap;
+
+/// The most heap a streamed merged read of any size may hold above its starting level.
+const STREAMED_HEAP_BOUND: usize = 32 << 20;
+
+type Reading = (String, i64);
+
+fn rows_wanted() -> usize {
+    std::env::var("ROWKEY_LOAD_ROWS").ok().and_then(|n| n.replace('_', "").parse().ok()).unwrap_or(20_000)
+}
+
+fn readings(n: usize) -> impl Iterator<Item = Reading> {
+    // 100 rows a device: devices spread over every bucket, each device's rows in one.
+    (0..n).map(|i| (format!("dev{:06}", i / 100), 1_600_000_000_000 + i64::try_from(i % 100).unwrap()))
+}
+
+fn per_sec(rows: usize, took: Duration) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let rate = rows as f64 / took.as_secs_f64();
+    format!("{rate:.0} rows/s ({rows} rows in {took:.2?})")
+}
+
+pub async fn load(emulator: &Emulator, direct: &BigTableConnection) {
+    let n = rows_wanted();
+    let salt = Salt::farmhash(16).expect("16 buckets");
+    let rows = |salt: &Salt| {
+        let salt = *salt;
+        readings(n).map(move |reading| {
+            let key = salt.ordered_key(&(reading.0.as_str(),), &reading).expect("a salted key");
+            (key, vec![set_cell(FAMILY, "v", format!("{:>24}", reading.1), 1_000)])
+        })
+    };
+
+    emulator.create_table("load_one_in_flight", FAMILY);
+    let one = Table::new(direct.client(), "load_one_in_flight")
+        .with_config(Config::default().batches_in_flight(1).batch_rows(usize::MAX));
+    let started = Instant::now();
+    assert_eq!(one.write_rows(rows(&salt)).await.expect("MutateRows"), n);
+    let one_in_flight = started.elapsed();
+
+    emulator.create_table("load", FAMILY);
+    let table = Table::new(direct.client(), "load");
+    let started = Instant::now();
+    assert_eq!(table.write_rows(rows(&salt)).await.expect("MutateRows"), n);
+    let concurrent = started.elapsed();
+    eprintln!("load: writes, one batch in flight (as before): {}", per_sec(n, one_in_flight));
+    eprintln!("load: writes, {} batches of {} rows in flight: {}", 8, 1000, per_sec(n, concurrent));
+
+    let buckets: Vec<KeyRanges> = (0..16u32)
+        .map(|bucket| {
+            let mut scan = OrderedScan::new(3);
+            scan.fix(&bucket).expect("a bucket");
+            scan.ranges()
+        })
+        .collect();
+    let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
+
+    // Collected: every bucket whole, then merged.
+    let everything = ReadOptions::new();
+    let base = heap::reset_peak();
+    let started = Instant::now();
+    let whole = futures_util::future::try_join_all(buckets.iter().map(|b| table.read_rows(b, &everything)))
+        .await
+        .expect("ReadRows");
+    let merged: Vec<Row> = rowkey::merge(whole, unsalt).collect();
+    let collected = started.elapsed();
+    assert_eq!(merged.len(), n);
+    drop(merged);
+    let collected_heap = heap::peak() - base;
+
+    eprintln!(
+        "load: merged read of 16 buckets, collected (as before): {}, peak heap {:.1} MiB",
+        per_sec(n, collected),
+        mib(collected_heap)
+    );
+    let unpaged = table.clone().with_config(Config::default().merge_page_rows(None));
+    streamed(&unpaged, &buckets, &salt, n, "one request a bucket").await;
+    streamed(&table, &buckets, &salt, n, "pages of 1,000 rows (the default)").await;
+}
+
+/// Reads every bucket merged as a stream, as `stream_merged` does (each bucket in pages of
+/// `merged_read_page_rows`), with a count of the buckets that have ended; checks the rows,
+/// reports, and checks the heap bound of a paged read.
+async fn streamed(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize, how: &str) {
+    let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
+    // With a count of the buckets that have ended.
+    let ended = Arc::new(AtomicUsize::new(0));
+    let page = table.config().merged_read_page_rows();
+    let streams: Vec<_> = buckets
+        .iter()
+        .map(|b| {
+            let stream =
+                table.clone().with_config(table.config().clone().page_rows(page)).stream_rows(b, &ReadOptions::new());
+            counting_end(stream, &ended)
+        })
+        .collect();
+    let base = heap::reset_peak();
+    let started = Instant::now();
+    let mut merged = MergedRows::new(streams, unsalt);
+    let mut first = None;
+    let mut count = 0;
+    let mut previous: Option<Reading> = None;
+    while let Some(row) = merged.next().await {
+        let row = row.expect("a merged row");
+        if first.is_none() {
+            first = Some((started.elapsed(), ended.load(Ordering::SeqCst)));
+        }
+        let reading = unsalt(&row);
+        assert!(previous.as_ref().is_none_or(|p| *p < reading), "row {} out of merge order", row.key);
+        previous = Some(reading);
+        count += 1;
+    }
+    let took = started.elapsed();
+    let heap = heap::peak() - base;
+    let (first_after, ended_at_first) = first.expect("at least one row");
+    eprintln!(
+        "load: merged read of 16 buckets, streamed, {how}: {}, first row after {first_after:.2?} with {ended_at_first} \
+         of 16 buckets ended, peak heap {:.1} MiB",
+        per_sec(count, took),
+        mib(heap)
+    );
+    assert_eq!(count, n, "every row once");
+    assert!(ended_at_first < 16, "the first row came only after every bucket ended");
+    // Without pages the HTTP/2 buffers grow with the table: reported, not bounded.
+    assert!(
+        page.is_none() || heap < STREAMED_HEAP_BOUND,
+        "a streamed read of {n} rows held {:.1} MiB, above the bound of {:.0} MiB",
+        mib(heap),
+        mib(STREAMED_HEAP_BOUND)
+    );
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / f64::from(1u32 << 20)
+}
+
+/// `stream`, counting into `ended` when it ends.
+fn counting_end(
+    stream: impl Stream<Item = Result<Row, Error>> + Send + 'static,
+    ended: &Arc<AtomicUsize>,
+) -> std::pin::Pin<Box<dyn Stream<Item = Result<Row, Error>> + Send>> {
+    let ended = Arc::clone(ended);
+    let end = futures_util::stream::once(async move {
+        ended.fetch_add(1, Ordering::SeqCst);
+    })
+    .filter_map(|()| async { None });
+    Box::pin(stream.chain(end))
+}
