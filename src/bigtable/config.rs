@@ -308,9 +308,10 @@ impl Config {
     /// like [`page_rows`](Self::page_rows) for one stream. Default 1,000 rows: a merge takes
     /// rows from one bucket at a time while the others wait, and every row a waiting bucket has
     /// been asked for piles up in the client's HTTP/2 buffers. With pages, a merged read of 16
-    /// buckets holds a few MiB however large the table (7 MiB for 100,000 and for 1,000,000
-    /// rows in the emulator load test); with `None` the buffers grow with the table until the
-    /// flow-control windows stop them (71 MiB for 1,000,000 rows there).
+    /// buckets holds a few MiB however large the table (a peak of 6.8 MiB for 100,000 rows and
+    /// 4.9 MiB for 1,000,000 in the emulator load test); with `None` the buffers grow with the
+    /// table until the flow-control windows stop them (26 MiB and 74 MiB there). Each page is
+    /// a request: larger pages read faster and hold more.
     ///
     /// ```
     /// let config = rowkey::bigtable::Config::default().merge_page_rows(Some(5000));
