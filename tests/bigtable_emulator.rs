@@ -80,6 +80,7 @@ fn keys_and_ranges_on_the_bigtable_emulator() {
         timed("salted delimited keys", scenarios::salted_delimited(&table("salted_delimited"))).await;
         timed("batched writes", scenarios::batches(&table("batches"))).await;
         timed("salted delimited keys, table pre-split", presplit::salted_presplit(&emulator, &connection)).await;
+        presplit::cbt_read_fixture(&emulator, &connection).await;
         eprintln!("all scenarios against the emulator at {} in {:?}", emulator.host(), started.elapsed());
 
         faults::failures(&emulator, &connection).await;

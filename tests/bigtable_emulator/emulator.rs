@@ -131,6 +131,19 @@ impl Emulator {
         self.addr.to_string()
     }
 
+    /// What `cbt` prints for `args` (times in UTC), for output other tools read.
+    pub fn cbt(&self, args: &[&str]) -> String {
+        let output = Command::new(&self.cbt)
+            .env("BIGTABLE_EMULATOR_HOST", self.host())
+            .env("TZ", "UTC")
+            .args(["-project", PROJECT, "-instance", INSTANCE, "-creds", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("running {}: {e}", self.cbt.display()));
+        assert!(output.status.success(), "cbt {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).expect("cbt prints UTF-8")
+    }
+
     /// Creates `table` with the column family `family`.
     pub fn create_table(&self, table: &str, family: &str) {
         self.create_table_with(table, family, &[]);
