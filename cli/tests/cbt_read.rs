@@ -3,7 +3,6 @@
 //! `tests/bigtable_emulator/presplit.rs`).
 
 #[path = "../../tests/common/mod.rs"]
-#[allow(dead_code)] // the fixtures of every test, this one uses one key
 mod common;
 
 use assert_cmd::Command;
