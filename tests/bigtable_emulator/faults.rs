@@ -45,28 +45,20 @@ pub async fn scenarios_through_faults(emulator: &Emulator, direct: &BigTableConn
         let started = Instant::now();
         let proxy = Proxy::start(emulator.addr(), Faults::Seeded(seed)).await;
         let flaky_connection = connect(&proxy.host());
-        let tables = |name: &str| {
-            let name = format!("{name}_faults_{seed}");
-            emulator.create_table(&name, FAMILY);
-            (Table::new(flaky_connection.client(), &name).with_config(flaky()), Table::new(direct.client(), &name))
-        };
         let mut summary = Summary::default();
-        let (flaky_table, direct_table) = tables("ordered");
-        let done = scenarios::ordered(&flaky_table).await;
-        landed_once(&direct_table, &done, "ordered").await;
-        summary.add(&done);
-        let (flaky_table, direct_table) = tables("delimited");
-        let done = scenarios::delimited(&flaky_table).await;
-        landed_once(&direct_table, &done, "delimited").await;
-        summary.add(&done);
-        let (flaky_table, direct_table) = tables("salted_ordered");
-        let done = scenarios::salted_ordered(&flaky_table).await;
-        landed_once(&direct_table, &done, "salted ordered").await;
-        summary.add(&done);
-        let (flaky_table, direct_table) = tables("salted_delimited");
-        let done = scenarios::salted_delimited(&flaky_table).await;
-        landed_once(&direct_table, &done, "salted delimited").await;
-        summary.add(&done);
+        for name in ["ordered", "delimited", "salted_ordered", "salted_delimited"] {
+            let table = format!("{name}_faults_{seed}");
+            emulator.create_table(&table, FAMILY);
+            let flaky_table = Table::new(flaky_connection.client(), &table).with_config(flaky());
+            let done = match name {
+                "ordered" => scenarios::ordered(&flaky_table).await,
+                "delimited" => scenarios::delimited(&flaky_table).await,
+                "salted_ordered" => scenarios::salted_ordered(&flaky_table).await,
+                _ => scenarios::salted_delimited(&flaky_table).await,
+            };
+            landed_once(&Table::new(direct.client(), &table), &done, name).await;
+            summary.add(&done);
+        }
         eprintln!(
             "faults, seed {seed}: {} rows written, {} queries checked, {} rows compared through {} in {:?}",
             summary.rows,

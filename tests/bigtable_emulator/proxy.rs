@@ -13,6 +13,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
+use crate::scenarios::Rng;
+
 /// What the proxy does to connections.
 #[derive(Clone, Copy, Debug)]
 pub enum Faults {
@@ -42,7 +44,7 @@ impl Plan {
             Faults::RefuseAll => return Plan::Refuse,
             Faults::Seeded(seed) => seed,
         };
-        let mut rng = SplitMix(seed ^ connection.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = Rng(seed ^ connection.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let percent = rng.next() % 100;
         let soon = 512 + rng.next() % (48 * 1024);
         let late = 48 * 1024 + rng.next() % (512 * 1024);
@@ -53,18 +55,6 @@ impl Plan {
             25..55 => Plan::Cut { after: late, to_server: percent >= 50, stall: None },
             _ => Plan::Cut { after: soon, to_server: percent >= 90, stall: None },
         }
-    }
-}
-
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 

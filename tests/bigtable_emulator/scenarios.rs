@@ -22,10 +22,10 @@ pub struct Summary {
 }
 
 /// SplitMix64 with a fixed seed per scenario: the same rows and queries on every run.
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
