@@ -43,16 +43,20 @@ use crate::salt::{Salt, SaltHash};
 
 #[cfg(feature = "bigtable-schema")]
 mod bigtable;
+#[cfg(feature = "bigtable-schema")]
+pub mod bigtable_import;
 mod decode;
 mod encode;
 mod inspect;
 #[cfg(feature = "schema-json")]
 pub mod json;
+mod scan;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
 pub use inspect::{InspectedField, Inspection};
+pub use scan::ScanNext;
 pub use value::Value;
 
 /// A key type with a static [`Schema`]. `#[derive(RowKey)]` implements it; the derive also

@@ -239,6 +239,80 @@ pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key>
     Ok(key)
 }
 
+/// A split point as the planner writes it, readably: `bucket=3` for a bucket's first key,
+/// `bucket=3 device_id≥4…` for a point inside one (`≤` for a descending field), `device_id≥4…`
+/// for a point of an unsalted key; `None` for a key that is neither.
+pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
+    let salt = schema.salt.and_then(|s| s.salt().ok());
+    let buckets: Vec<Option<u32>> = match &salt {
+        Some(salt) => (0..salt.buckets()).map(Some).collect(),
+        None => vec![None],
+    };
+    for bucket in buckets {
+        let lead = lead(schema, salt.as_ref().zip(bucket)).ok()?;
+        let Some(rest) = key.strip_prefix(&lead[..]) else { continue };
+        let mut label = String::new();
+        if let (Some(salt), Some(bucket)) = (&salt, bucket) {
+            // As `inspect` prints the bucket: hex digits for a salt that writes them.
+            match salt.hex_digits() {
+                0 => write!(label, "bucket={bucket}").ok()?,
+                digits => write!(label, "bucket={bucket:0digits$x}").ok()?,
+            }
+        }
+        if rest.is_empty() {
+            return bucket.is_some().then_some(label);
+        }
+        let body = match schema.format {
+            Format::Ordered if !lead.is_empty() => rest.strip_prefix(&SEPARATOR)?,
+            _ => rest,
+        };
+        let field = first_field(schema)?;
+        let digits = inner_digits(schema, field, body)?;
+        if !label.is_empty() {
+            label.push(' ');
+        }
+        let (name, at) = (field.name, if field.descending { '≤' } else { '≥' });
+        write!(label, "{name}{at}{digits}…").ok()?;
+        return Some(label);
+    }
+    None
+}
+
+/// The first value field, which points inside a bucket split along.
+fn first_field(schema: &Schema) -> Option<&FieldSchema> {
+    schema.key_fields().into_iter().find_map(|f| match f {
+        KeyField::Value(field) => Some(field),
+        _ => None,
+    })
+}
+
+/// The leading digits of `field` a point's body holds, as text (hex pairs for bytes), if the
+/// body is one that [`inner_points`] writes.
+fn inner_digits(schema: &Schema, field: &FieldSchema, body: &[u8]) -> Option<String> {
+    match schema.format {
+        Format::Delimited(_) => {
+            let text = std::str::from_utf8(body).ok()?;
+            text.bytes().all(|b| b.is_ascii_alphanumeric()).then(|| text.to_owned())
+        }
+        Format::Ordered => {
+            let mut bytes: Vec<u8> = body.to_vec();
+            if field.descending {
+                bytes.iter_mut().for_each(|b| *b = !*b);
+            }
+            let mut raw = Vec::with_capacity(bytes.len());
+            let mut iter = bytes.iter();
+            while let Some(&b) = iter.next() {
+                raw.push(b);
+                if b == 0x00 || b == 0xff {
+                    iter.next()?;
+                }
+            }
+            // Only what `ordered_body` writes for these digits: the escapes round-trip.
+            (ordered_body(&raw, field.descending) == body).then(|| raw.iter().map(|b| format!("{b:02x}")).collect())
+        }
+    }
+}
+
 /// A point inside a bucket: its lead, then the start of the first field.
 fn join(schema: &Schema, lead: &Key, body: &[u8]) -> Key {
     let mut key = lead.clone();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::keys::Reading;
+use common::keys::{EventById, HexReading, Reading};
 use rowkey::hotspot::{Heatmap, Report, Simulator, Verdict, Windows, sample_split_points};
 use rowkey::salt::{Salt, farm_fingerprint};
 use rowkey::{Key, KeyRange, RowKey};
@@ -345,4 +345,48 @@ fn a_pre_split_salted_table_spreads_writes_from_the_first_window() {
     assert!(!svg.contains(">02#</text>"));
     let plain = Heatmap::new(&presplit).to_svg();
     assert!(!plain.contains(">bucket="));
+}
+
+/// The labels of a heatmap's key axis, from its markup.
+fn axis_labels(svg: &str) -> Vec<&str> {
+    svg.lines()
+        .filter(|line| line.starts_with(r#"<text x="242""#))
+        .filter_map(|line| line.split_once('>').and_then(|(_, rest)| rest.strip_suffix("</text>")))
+        .collect()
+}
+
+/// Points inside buckets (`per_bucket`) are labelled by the bucket and the leading digits of
+/// the field they split along, in both formats, as bucket boundaries are by their bucket.
+#[test]
+fn split_points_inside_buckets_are_labelled_by_field() {
+    fn labels(splits: &rowkey::splits::Splits, keys: &[Key], schema: &rowkey::schema::Schema) -> Vec<String> {
+        // A threshold no tablet reaches: the tablets are the planned ones to the end.
+        let mut sim = Simulator::dynamic_with_splits(1_000_000, splits.points()).unwrap();
+        for (second, key) in keys.iter().enumerate() {
+            sim.record_at(key, second as u64);
+        }
+        let svg = Heatmap::new(&sim.report(Windows::Count(4))).schema(schema).size(900, 1400).to_svg();
+        axis_labels(&svg).into_iter().map(str::to_owned).collect()
+    }
+    let hex = HexReading::SCHEMA.split_planner().per_bucket(3).plan().unwrap();
+    let keys: Vec<Key> = (0..2_000u32)
+        .map(|i| HexReading { device_id: i.wrapping_mul(2_654_435_761), ts_millis: 0 }.to_key().unwrap())
+        .collect();
+    let shown = labels(&hex, &keys, &HexReading::SCHEMA);
+    assert!(shown.len() >= 8, "{shown:?}");
+    // 4, 8 and c: the quarters of the id's first hex digit.
+    let inner = |l: &&String| l.contains(" device_id≥");
+    assert!(shown.iter().filter(inner).all(|l| ["≥4…", "≥8…", "≥c…"].iter().any(|d| l.ends_with(d))), "{shown:?}");
+    assert!(shown.iter().any(|l| l.starts_with("bucket=") && inner(&l)), "{shown:?}");
+    assert!(shown.iter().all(|l| !l.contains('#')), "escaped bytes in {shown:?}");
+
+    let events = EventById::SCHEMA.split_planner().per_bucket(3).plan().unwrap();
+    let keys: Vec<Key> = (0..2_000i64)
+        .map(|seq| EventById { id: (seq as u32).wrapping_mul(2_654_435_761).to_be_bytes(), seq }.to_key().unwrap())
+        .collect();
+    let shown = labels(&events, &keys, &EventById::SCHEMA);
+    // Descending bytes: the points are the ids at or below c0, 80 and 40, as hex pairs.
+    let inner: Vec<&String> = shown.iter().filter(|l| l.contains(" id≤")).collect();
+    assert!(!inner.is_empty(), "{shown:?}");
+    assert!(inner.iter().all(|l| ["≤c0…", "≤80…", "≤40…"].iter().any(|d| l.ends_with(d))), "{shown:?}");
 }

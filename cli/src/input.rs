@@ -8,13 +8,22 @@ use rowkey::schema::Schema;
 
 use crate::Failure;
 
-/// The schema file at `path`.
+/// The schema file at `path`: rowkey's own (`T::SCHEMA.to_json()`), or Bigtable's row key
+/// schema (a table's `rowKeySchema`, or the whole table as `gcloud bigtable tables describe
+/// --format=json` prints it).
 pub fn schema(path: &Path) -> Result<&'static Schema, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::input(format!("cannot read the schema file {}: {e}", path.display())))?;
-    Schema::from_json(&text).map_err(|e| {
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::input(format!("{} is not a schema file: not JSON ({e})", path.display())))?;
+    let bigtable =
+        json.get("rowkey_schema").is_none() && (json.get("rowKeySchema").is_some() || json.get("encoding").is_some());
+    let read = if bigtable { Schema::from_bigtable_json(&text) } else { Schema::from_json(&text) };
+    read.map_err(|e| {
+        let kind = if bigtable { "Bigtable row key schema" } else { "rowkey schema file" };
         Failure::input(format!(
-            "{} is not a rowkey schema file: {e} (write one with `T::SCHEMA.to_json()` of the key type)",
+            "{} is not a {kind}: {e} (a schema file is what `T::SCHEMA.to_json()` or `to_bigtable_json()` of the \
+             key type writes)",
             path.display()
         ))
     })

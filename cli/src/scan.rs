@@ -8,16 +8,20 @@ use std::path::PathBuf;
 use rowkey::KeyRange;
 use rowkey::key_text::KeyForm;
 use rowkey::range::key_after;
+use rowkey::schema::ScanNext;
 
 use crate::splits::shell_word;
 use crate::{Failure, input};
 
-/// Print the key ranges of a query: leading fields fixed, optionally a range on the next one;
-/// for a salted key whose bucket is not fixed by its fields, one range in each bucket.
+/// Print the key ranges of a query: leading fields fixed, optionally a range, a text prefix or
+/// a host and its sub-domains on the next one; for a salted key whose bucket is not fixed by
+/// its fields, one range in each bucket.
 #[derive(clap::Args)]
 #[command(after_help = "Values are written as `rowkey encode` takes them. The last argument may be a range of the
 field after the fixed ones: lo..hi (hi excluded), lo..=hi, lo.. or ..hi, in the field's value
-order (a reversed time's later bound is the start of its keys; rowkey turns them round).
+order (a reversed time's later bound is the start of its keys; rowkey turns them round);
+or name^=text for the values that start with the text (a String field), or name~=host for a
+host and its sub-domains (a reverse_domain field: google.com finds maps.google.com).
 
 Each range prints as a `cbt read` command when its bounds are printable, else as
 `hex start=... end=...` (start included, end excluded; no bound when the range has none).
@@ -25,7 +29,9 @@ Each range prints as a `cbt read` command when its bounds are printable, else as
 Examples:
   rowkey scan --schema reading.json --table readings device_type=phone device_id=4c410523
   rowkey scan --schema reading.json device_type=phone device_id=4c410523 ts_millis=1588291200000..1588377600000
-  rowkey scan --schema reading.json --json device_type=phone")]
+  rowkey scan --schema reading.json --json device_type=phone
+  rowkey scan --schema reading.json device_type^=ph
+  rowkey scan --schema page.json host~=google.com")]
 pub struct Args {
     /// The key design's schema file (`T::SCHEMA.to_json()`).
     #[arg(long)]
@@ -36,7 +42,8 @@ pub struct Args {
     /// Print a Bigtable RowSet in proto3 JSON (`{"rowRanges": [...]}`, keys in base64).
     #[arg(long)]
     json: bool,
-    /// The fixed fields as `name=value`, in key order from the first; the last may be `name=lo..hi`.
+    /// The fixed fields as `name=value`, in key order from the first; the last may be
+    /// `name=lo..hi`, `name^=prefix` or `name~=host`.
     values: Vec<String>,
 }
 
@@ -61,22 +68,39 @@ fn range_of(text: &str) -> Option<(Bound<&str>, Bound<&str>)> {
     Some((start, end))
 }
 
+/// The query on the field after the fixed ones, if `arg` is one: `name^=prefix`,
+/// `name~=host` or `name=lo..hi`.
+fn next_of(arg: &str) -> Result<Option<(&str, ScanNext<'_>)>, Failure> {
+    let (name, text) = pair(arg)?;
+    Ok(if let Some(name) = name.strip_suffix('^') {
+        Some((name, ScanNext::StartsWith(text)))
+    } else if let Some(name) = name.strip_suffix('~') {
+        Some((name, ScanNext::HostAndSubdomains(text)))
+    } else {
+        range_of(text).map(|(lo, hi)| (name, ScanNext::Range(lo, hi)))
+    })
+}
+
 pub fn run(args: Args) -> Result<u8, Failure> {
     let schema = input::schema(&args.schema)?;
-    let mut fixed = args.values.iter().map(|arg| pair(arg)).collect::<Result<Vec<_>, Failure>>()?;
-    let range = match fixed.last().and_then(|&(name, text)| range_of(text).map(|(lo, hi)| (name, lo, hi))) {
-        Some(range) => {
-            fixed.pop();
-            Some(range)
-        }
-        None => None,
+    let (last, fixed) = match args.values.split_last() {
+        Some((last, fixed)) => match next_of(last)? {
+            Some(next) => (Some(next), fixed),
+            None => (None, &args.values[..]),
+        },
+        None => (None, &args.values[..]),
     };
-    if let Some((name, _)) = fixed.iter().find(|(_, text)| range_of(text).is_some()) {
-        return Err(Failure::input(format!(
-            "`{name}`: only the last argument can be a range; quote a text value holding `..`"
-        )));
+    let mut pairs = Vec::with_capacity(fixed.len());
+    for arg in fixed {
+        if let Some((name, _)) = next_of(arg)? {
+            return Err(Failure::input(format!(
+                "`{name}`: only the last argument can be a range, a prefix (^=) or a host (~=); quote a text value \
+                 holding `..`"
+            )));
+        }
+        pairs.push(pair(arg)?);
     }
-    let ranges = schema.scan_ranges(&fixed, range)?;
+    let ranges = schema.scan_query(&pairs, last)?;
     let ranges: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();
     let text = if args.json {
         let rows: Vec<String> = ranges.iter().map(|r| row_range_json(r)).collect();

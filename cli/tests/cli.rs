@@ -178,7 +178,7 @@ fn bad_input_gets_one_line_naming_the_fix() {
     let not_a_schema = std::env::temp_dir().join(format!("rowkey-cli-not-a-schema-{}.json", std::process::id()));
     std::fs::write(&not_a_schema, r#"{"rowkey_schema": 1, "type": "X", "format": "ordered"}"#).unwrap();
     let cases: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
-        (vec!["inspect".into(), "--schema".into(), "Cargo.toml".into(), "x".into()], "is not a rowkey schema file"),
+        (vec!["inspect".into(), "--schema".into(), "Cargo.toml".into(), "x".into()], "is not a schema file: not JSON"),
         (vec!["inspect".into(), "--schema".into(), not_a_schema.clone().into(), "x".into()], "fields: missing"),
         (
             vec!["inspect".into(), "--schema".into(), "/nonexistent.json".into(), "x".into()],
@@ -371,4 +371,78 @@ fn scan_refuses_bad_queries_with_status_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(expected), "{args:?}: {expected:?} not in {err}");
     }
+}
+
+#[test]
+fn scan_takes_a_prefix_and_a_host_with_its_subdomains_as_the_builder_does() {
+    let scan = |schema: &PathBuf, args: &[&str]| {
+        let output =
+            rowkey().args(["scan", "--table", "readings", "--schema"]).arg(schema).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        read_scan_lines(&String::from_utf8(output.stdout).unwrap())
+    };
+    let expect = |ranges: rowkey::Result<rowkey::KeyRanges>| -> Vec<HalfOpen> {
+        ranges.unwrap().iter().filter(|r| !r.is_empty()).map(half_open).collect()
+    };
+    let reading = schema_file::<Reading>();
+    assert_eq!(scan(&reading, &["device_type^=ph"]), expect(Reading::scan().device_type_starts_with("ph").ranges()));
+    assert_eq!(scan(&reading, &["device_type^=ph"]).len(), 16);
+    let page = schema_file::<WebPageMicros>();
+    let subdomains = scan(&page, &["host~=google.com"]);
+    assert_eq!(subdomains, expect(WebPageMicros::scan().host_with_subdomains("google.com").ranges()));
+    assert_eq!(subdomains.len(), 2);
+    assert_eq!(
+        scan(&page, &["host=google.com", "path^=/maps"]),
+        expect(WebPageMicros::scan().host("google.com").path_starts_with("/maps").ranges())
+    );
+    // Refused: a prefix of a reversed host, a host query on plain text, a prefix before the last.
+    for (args, expected) in [
+        (vec!["host^=com.goo"], "`host` is stored reversed"),
+        (vec!["host=google.com", "path~=google.com"], "sub-domains are found for"),
+        (vec!["host^=google.com", "path=/"], "only the last argument can be a range, a prefix (^=) or a host (~=)"),
+    ] {
+        let output = rowkey().args(["scan", "--schema"]).arg(&page).args(&args).output().unwrap();
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {expected:?} not in {err}");
+    }
+}
+
+#[test]
+fn a_bigtable_row_key_schema_file_is_read_as_well() {
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-bt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("monitor.bigtable.json");
+    std::fs::write(&path, Monitor::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    for value in generate(strategies::monitor()).iter().take(50) {
+        let key = value.to_key().unwrap();
+        let hex = KeyForm::Hex.format(&key);
+        let output = rowkey().args(["inspect", "--from", "hex", "--schema"]).arg(&path).arg(&hex).output().unwrap();
+        assert!(output.status.success(), "{hex}: {}", String::from_utf8_lossy(&output.stderr));
+        // Fields without a transform read as the type reads them; the bucket is a plain INT64.
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap().trim_end(),
+            Monitor::SCHEMA.inspect(&key).unwrap().to_string()
+        );
+        // And the key is built back from the printed fields.
+        let pairs: Vec<String> = Monitor::SCHEMA
+            .inspect(&key)
+            .unwrap()
+            .fields()
+            .iter()
+            .map(|f| format!("{}={}", f.name(), f.value_text()))
+            .collect();
+        let output = rowkey().args(["encode", "--to", "hex", "--schema"]).arg(&path).args(&pairs).output().unwrap();
+        assert_eq!(String::from_utf8(output.stdout).unwrap().trim_end(), hex, "{pairs:?}");
+    }
+    let bad = dir.join("float.bigtable.json");
+    std::fs::write(
+        &bad,
+        r#"{"encoding": {"orderedCodeBytes": {}}, "fields": [{"fieldName": "f", "type": {"float64Type": {}}}]}"#,
+    )
+    .unwrap();
+    let output = rowkey().args(["inspect", "--schema"]).arg(&bad).arg("x").output().unwrap();
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("is not a Bigtable row key schema: ") && err.contains("float64Type"), "{err}");
 }

@@ -5,7 +5,7 @@ use std::fmt::{self, Write};
 use super::Report;
 use crate::key::Key;
 use crate::schema::Schema;
-use crate::splits::lead;
+use crate::splits::point_label;
 
 /// The colour scale, dark to bright (after matplotlib's "inferno"): cold cells recede and the
 /// hot band stands out, and it stays readable in greyscale and for colour-blind readers.
@@ -120,9 +120,11 @@ impl<'a> Heatmap<'a> {
     }
 
     /// Labels the key axis by the keys' fields (`bucket=1 device_type=phone ...`, as
-    /// [`Schema::inspect`] prints them) rather than their escaped bytes. A bucket boundary
-    /// from [`split_planner`](Schema::split_planner) shows as `bucket=N`; any other boundary
-    /// that is not a whole key of the schema keeps its bytes.
+    /// [`Schema::inspect`] prints them) rather than their escaped bytes. A split point from
+    /// [`split_planner`](Schema::split_planner) shows as `bucket=N` at a bucket boundary and as
+    /// `bucket=N device_id≥4…` inside a bucket (its leading digits of the field it splits
+    /// along; hex pairs for bytes); any other boundary that is not a whole key of the schema
+    /// keeps its bytes.
     ///
     /// ```
     /// use rowkey::RowKey;
@@ -169,22 +171,8 @@ impl<'a> Heatmap<'a> {
                 }
                 label
             }
-            _ => self.bucket_label(key).unwrap_or_else(|| key.to_string()),
+            _ => self.schema.and_then(|schema| point_label(schema, key)).unwrap_or_else(|| key.to_string()),
         }
-    }
-
-    /// `bucket=N` for the start of a salt bucket, as the split planner writes it: the
-    /// boundaries a table created with initial splits has, which are no whole key.
-    fn bucket_label(&self, key: &Key) -> Option<String> {
-        let schema = self.schema?;
-        let salt = schema.salt?.salt().ok()?;
-        (0..salt.buckets()).find(|&b| lead(schema, Some((&salt, b))).is_ok_and(|lead| lead == *key)).map(|b| {
-            // As `inspect` prints the bucket: hex digits for a salt that writes them.
-            match salt.hex_digits() {
-                0 => format!("bucket={b}"),
-                digits => format!("bucket={b:0digits$x}"),
-            }
-        })
     }
 
     /// The SVG document.

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::ops::Bound;
 
 use crate::error::{Error, Result};
 use crate::field::calendar::{days_from_civil, parse_date, write_date, write_instant};
@@ -15,9 +14,7 @@ use crate::format::Delimited;
 use crate::format::ordered::OrderedWriter;
 use crate::key::Key;
 use crate::key_text::KeyForm;
-use crate::range::KeyRanges;
 use crate::salt::SaltHash;
-use crate::scan::{DelimitedScan, OrderedScan};
 use crate::schema::decode::{Encoded, natural_bytes};
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
@@ -127,7 +124,7 @@ fn values_of(schema: &Schema, given: &HashMap<&str, &str>) -> Result<Vec<Option<
 }
 
 /// The salt bucket of a schema's values, checked against a given `bucket=`.
-fn bucket_of(
+pub(super) fn bucket_of(
     schema: &Schema,
     values: &[Option<Value>],
     given: &HashMap<&str, &str>,
@@ -248,7 +245,7 @@ fn text_fields(
     Ok(())
 }
 
-fn named(field: &FieldSchema, e: Error) -> Error {
+pub(super) fn named(field: &FieldSchema, e: Error) -> Error {
     match e {
         Error::InvalidArgument { what, detail } => Error::argument(what, format!("`{}`: {detail}", field.name)),
         other => other,
@@ -280,7 +277,7 @@ fn out_of_range(field: &FieldSchema, v: i128) -> Error {
 }
 
 /// The bytes of an ordered field, before the format escapes them.
-fn ordered_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
+pub(super) fn ordered_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
     let stored = stored(field, value)?;
     let bytes = match (field.encoding, &stored) {
         (_, Value::Null) => Some(Vec::new()),
@@ -313,7 +310,7 @@ fn ordered_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
 }
 
 /// The text of a delimited field.
-fn text_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
+pub(super) fn text_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
     let stored = stored(field, value)?;
     let ty = field.rust_type;
     let mut out = Vec::new();
@@ -497,229 +494,4 @@ fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
     }
     let nanos = if fraction.is_empty() { 0 } else { format!("{fraction:0<9}").parse().ok()? };
     Some((days * 86_400 + h * 3600 + m * 60 + s, nanos))
-}
-
-impl Schema {
-    /// The key ranges of a query given as text: the leading fields fixed to values (in the
-    /// forms [`encode`](Self::encode) takes), and optionally the next field within bounds, in
-    /// its value order. The same ranges the derived scan builder (`T::scan()...ranges()`)
-    /// gives, through the same [`OrderedScan`] / [`DelimitedScan`]: so a tool with only the
-    /// schema file reads exactly what the Rust code would.
-    ///
-    /// A salted key's bucket is computed when every salt source field is fixed; otherwise the
-    /// bounds repeat in every bucket, one range (or two) per bucket. The prefix and bucket are
-    /// not given. Fixing stops at a flattened field, as the scan builder's does.
-    ///
-    /// [`OrderedScan`]: crate::scan::OrderedScan
-    /// [`DelimitedScan`]: crate::scan::DelimitedScan
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidArgument`] for an unknown field, a field given twice, fixed fields
-    /// that are not the key's leading ones, a range on a field other than the next one or on
-    /// one whose values do not order its keys (`bit_reverse`, `reverse_domain`), or a value
-    /// that does not parse.
-    ///
-    /// ```
-    /// use rowkey::RowKey;
-    /// use std::ops::Bound;
-    ///
-    /// #[derive(RowKey)]
-    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
-    /// struct Reading {
-    ///     device_type: String,
-    ///     device_id: String,
-    ///     #[rowkey(reverse)]
-    ///     ts_millis: i64,
-    /// }
-    ///
-    /// let ranges = Reading::SCHEMA.scan_ranges(
-    ///     &[("device_type", "phone"), ("device_id", "4c410523")],
-    ///     Some(("ts_millis", Bound::Included("1588291200000"), Bound::Excluded("1588377600000"))),
-    /// )?;
-    /// let expected = Reading::scan().device_type("phone").device_id("4c410523").ts_millis_range(1588291200000..1588377600000).ranges()?;
-    /// assert_eq!(ranges, expected);
-    ///
-    /// // Without the device id the bucket is unknown: one range in each of the 16.
-    /// assert_eq!(Reading::SCHEMA.scan_ranges(&[("device_type", "phone")], None)?.len(), 16);
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    pub fn scan_ranges(
-        &self,
-        fixed: &[(&str, &str)],
-        range: Option<(&str, Bound<&str>, Bound<&str>)>,
-    ) -> Result<KeyRanges> {
-        // The fields a scan can fix: the key's own, up to the first flattened one.
-        let steps: Vec<&FieldSchema> =
-            self.fields.iter().take_while(|f| !matches!(f.encoding, Encoding::Flattened(_))).collect();
-        let names: Vec<&str> = self.key_fields().iter().map(|f| f.name()).collect();
-        let mut given: HashMap<&str, &str> = HashMap::new();
-        for &(name, text) in fixed {
-            if name == Schema::PREFIX_FIELD || name == Schema::BUCKET_FIELD {
-                return Err(Error::argument(
-                    "scan",
-                    format!("`{name}` is computed from the key's fields: leave it out"),
-                ));
-            }
-            if !names.contains(&name) {
-                return Err(Error::argument(
-                    "scan",
-                    format!("`{}` has no field `{name}`; its fields are {}", self.type_name, names.join(", ")),
-                ));
-            }
-            if given.insert(name, text).is_some() {
-                return Err(Error::argument("scan", format!("`{name}` is given twice")));
-            }
-        }
-        let count = given.len();
-        if let Some(gap) = steps.iter().take(count).find(|f| !given.contains_key(f.name)) {
-            let later = fixed.iter().map(|(n, _)| *n).find(|n| steps.iter().position(|f| f.name == *n) >= Some(count));
-            return Err(Error::argument(
-                "scan",
-                format!(
-                    "a scan fixes the key's leading fields in order: `{}` is fixed but `{}` before it is not",
-                    later.unwrap_or("a later field"),
-                    gap.name
-                ),
-            ));
-        }
-        if count > steps.len() {
-            let first = fixed.iter().map(|(n, _)| *n).find(|n| !steps.iter().any(|f| f.name == *n)).unwrap_or("?");
-            return Err(Error::argument(
-                "scan",
-                format!("`{first}` is in or after a flattened field, which a scan cannot fix"),
-            ));
-        }
-        let values: Vec<Option<Value>> = self
-            .fields
-            .iter()
-            .map(|f| given.get(f.name).map(|text| parse_value(f, text)).transpose())
-            .collect::<Result<_>>()?;
-        let range = match range {
-            None => None,
-            Some((name, lo, hi)) => {
-                let field = steps.get(count).filter(|f| f.name == name).ok_or_else(|| {
-                    let next = steps.get(count).map_or_else(|| "none".to_owned(), |f| format!("`{}`", f.name));
-                    Error::argument(
-                        "scan",
-                        format!("a range is on the field after the fixed ones, here {next}, not `{name}`"),
-                    )
-                })?;
-                if matches!(field.transform, Transform::BitReverse { .. } | Transform::ReverseDomain) {
-                    return Err(Error::argument(
-                        "scan",
-                        format!(
-                            "`{name}` is stored {}, so its values do not order its keys: fix it instead",
-                            field.transform
-                        ),
-                    ));
-                }
-                let parse = |b: Bound<&str>| -> Result<Bound<Value>> {
-                    Ok(match b {
-                        Bound::Included(t) => Bound::Included(parse_value(field, t)?),
-                        Bound::Excluded(t) => Bound::Excluded(parse_value(field, t)?),
-                        Bound::Unbounded => Bound::Unbounded,
-                    })
-                };
-                Some((*field, parse(lo)?, parse(hi)?))
-            }
-        };
-        let salt = self.salt.map(|s| s.salt()).transpose()?;
-        let known = match self.salt {
-            Some(salt_schema) if salt_schema.from.iter().all(|n| given.contains_key(n)) => {
-                bucket_of(self, &values, &HashMap::new(), false)?
-            }
-            _ => None,
-        };
-        let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
-            let fixed_fields = steps.iter().zip(&values).take(count);
-            match self.format {
-                Format::Ordered => {
-                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
-                    let mut scan = OrderedScan::new(fields);
-                    if let Some(prefix) = self.prefix {
-                        scan.fix(prefix)?;
-                    }
-                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
-                        scan.fix(&salt.bucket_field(bucket))?;
-                    }
-                    for (field, value) in fixed_fields {
-                        let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
-                        if field.descending {
-                            scan.fix(&Desc(Encoded(&bytes)))?;
-                        } else {
-                            scan.fix(&Encoded(&bytes))?;
-                        }
-                    }
-                    let Some((field, lo, hi)) = &range else { return Ok(scan.ranges()) };
-                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
-                        Ok(match b {
-                            Bound::Included(v) => Bound::Included(ordered_bytes(field, v)?),
-                            Bound::Excluded(v) => Bound::Excluded(ordered_bytes(field, v)?),
-                            Bound::Unbounded => Bound::Unbounded,
-                        })
-                    };
-                    // Bounds are in value order; a reversed or descending field's keys run the
-                    // other way (both: the value's way), so its upper bound starts the range,
-                    // as the scan builder orders them.
-                    let reversed = matches!(field.transform, Transform::Reverse { .. }) != field.descending;
-                    let (start, end) = if reversed { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
-                    if field.descending {
-                        let (start, end) = (desc_bound(&start), desc_bound(&end));
-                        scan.range(start.as_ref(), end.as_ref())
-                    } else {
-                        let (start, end) = (encoded_bound(&start), encoded_bound(&end));
-                        scan.range(start.as_ref(), end.as_ref())
-                    }
-                }
-                Format::Delimited(delimiter) => {
-                    let format = Delimited::new(delimiter)?;
-                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
-                    let mut scan = DelimitedScan::new(&format, fields);
-                    if let Some(prefix) = self.prefix {
-                        scan.fix(prefix)?;
-                    }
-                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
-                        scan.fix(&salt.bucket_field(bucket))?;
-                    }
-                    for (field, value) in fixed_fields {
-                        let text =
-                            text_bytes(field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| named(field, e))?;
-                        scan.fix(text.as_slice())?;
-                    }
-                    let Some((field, lo, hi)) = &range else { return Ok(scan.ranges()) };
-                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
-                        Ok(match b {
-                            Bound::Included(v) => Bound::Included(text_bytes(field, v).map_err(|e| named(field, e))?),
-                            Bound::Excluded(v) => Bound::Excluded(text_bytes(field, v).map_err(|e| named(field, e))?),
-                            Bound::Unbounded => Bound::Unbounded,
-                        })
-                    };
-                    let reversed = matches!(field.transform, Transform::Reverse { .. }) != field.descending;
-                    let (start, end) = if reversed { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
-                    scan.range(start.as_ref().map(Vec::as_slice), end.as_ref().map(Vec::as_slice))
-                }
-            }
-        };
-        match (&salt, known) {
-            (Some(salt), None) => salt.fan_out(|bucket| per_bucket(Some(bucket))),
-            (_, bucket) => per_bucket(bucket),
-        }
-    }
-}
-
-fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {
-    match b {
-        Bound::Included(v) => Bound::Included(Encoded(v)),
-        Bound::Excluded(v) => Bound::Excluded(Encoded(v)),
-        Bound::Unbounded => Bound::Unbounded,
-    }
-}
-
-fn desc_bound(b: &Bound<Vec<u8>>) -> Bound<Desc<Encoded<'_>>> {
-    match b {
-        Bound::Included(v) => Bound::Included(Desc(Encoded(v))),
-        Bound::Excluded(v) => Bound::Excluded(Desc(Encoded(v))),
-        Bound::Unbounded => Bound::Unbounded,
-    }
 }

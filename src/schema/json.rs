@@ -228,7 +228,7 @@ fn at(path: &str, key: &str) -> String {
     if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
 }
 
-fn leak(text: &str) -> &'static str {
+pub(super) fn leak(text: &str) -> &'static str {
     Box::leak(text.to_owned().into_boxed_str())
 }
 

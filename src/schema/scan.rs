@@ -1,0 +1,366 @@
+//! [`Schema::scan_ranges`] and [`Schema::scan_query`]: the key ranges of a query given as
+//! text, built by the scan builder's own [`OrderedScan`] / [`DelimitedScan`], so that a tool
+//! with only a schema reads exactly what the derived `T::scan()` would.
+
+use std::collections::HashMap;
+use std::ops::Bound;
+
+use crate::error::{Error, Result};
+use crate::field::Desc;
+use crate::format::Delimited;
+use crate::range::KeyRanges;
+use crate::scan::{DelimitedScan, OrderedScan};
+use crate::schema::decode::Encoded;
+use crate::schema::encode::{bucket_of, named, ordered_bytes, parse_value, text_bytes};
+use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
+
+/// What a query asks of the field after the fixed ones, in [`Schema::scan_query`].
+///
+/// ```
+/// use rowkey::schema::ScanNext;
+/// use std::ops::Bound;
+///
+/// // `ts=1588291200000..` and `name^=ph` of the `rowkey scan` command.
+/// let from = ScanNext::Range(Bound::Included("1588291200000"), Bound::Unbounded);
+/// let phones = ScanNext::StartsWith("ph");
+/// assert_ne!(from, phones);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanNext<'a> {
+    /// Values within bounds, in the field's value order (a reversed field's later bound is
+    /// the start of its keys; the ranges turn them round).
+    Range(Bound<&'a str>, Bound<&'a str>),
+    /// Text values that start with this text: an ascending `String` field without a transform.
+    StartsWith(&'a str),
+    /// A host stored reversed (`reverse_domain`) and all its sub-domains: `google.com` finds
+    /// `google.com` and `maps.google.com`, not `google-analytics.com`.
+    HostAndSubdomains(&'a str),
+}
+
+/// A [`ScanNext`] with its values parsed for the field.
+enum Next<'a> {
+    Range(Bound<Value>, Bound<Value>),
+    StartsWith(&'a str),
+    Host(&'a str),
+}
+
+impl<'a> Next<'a> {
+    fn parse(field: &FieldSchema, query: ScanNext<'a>) -> Result<Next<'a>> {
+        let name = field.name;
+        let plain_text = field.encoding == Encoding::Utf8 && !field.optional && !field.descending;
+        match query {
+            ScanNext::Range(..)
+                if matches!(field.transform, Transform::BitReverse { .. } | Transform::ReverseDomain) =>
+            {
+                Err(Error::argument(
+                    "scan",
+                    format!(
+                        "`{name}` is stored {}, so its values do not order its keys: fix it instead",
+                        field.transform
+                    ),
+                ))
+            }
+            ScanNext::Range(lo, hi) => {
+                let parse = |b: Bound<&str>| -> Result<Bound<Value>> {
+                    Ok(match b {
+                        Bound::Included(t) => Bound::Included(parse_value(field, t)?),
+                        Bound::Excluded(t) => Bound::Excluded(parse_value(field, t)?),
+                        Bound::Unbounded => Bound::Unbounded,
+                    })
+                };
+                Ok(Next::Range(parse(lo)?, parse(hi)?))
+            }
+            ScanNext::StartsWith(prefix) if plain_text && field.transform == Transform::None => {
+                Ok(Next::StartsWith(prefix))
+            }
+            ScanNext::StartsWith(_) if field.transform == Transform::ReverseDomain => Err(Error::argument(
+                "scan",
+                format!(
+                    "`{name}` is stored reversed (reverse_domain), so a text prefix is not a key prefix: ask for \
+                     the host and its sub-domains instead"
+                ),
+            )),
+            ScanNext::StartsWith(_) => Err(Error::argument(
+                "scan",
+                format!(
+                    "`{name}` is {field}: a prefix of its values is a prefix of its keys only for an ascending \
+                     `String` without a transform or `Option`"
+                ),
+            )),
+            ScanNext::HostAndSubdomains(host) if plain_text && field.transform == Transform::ReverseDomain => {
+                Ok(Next::Host(host))
+            }
+            ScanNext::HostAndSubdomains(_) => Err(Error::argument(
+                "scan",
+                format!(
+                    "`{name}` is {field}: sub-domains are found for an ascending `String` host stored \
+                     reverse_domain, which keeps a domain's hosts together"
+                ),
+            )),
+        }
+    }
+}
+
+impl FieldSchema {
+    /// Whether keys run against the field's values (`reverse` or `desc`, not both).
+    fn reverses_order(&self) -> bool {
+        matches!(self.transform, Transform::Reverse { .. }) != self.descending
+    }
+}
+
+impl Schema {
+    /// The key ranges of a query given as text: the leading fields fixed to values (in the
+    /// forms [`encode`](Self::encode) takes), and optionally the next field within bounds, in
+    /// its value order. The same ranges the derived scan builder (`T::scan()...ranges()`)
+    /// gives, through the same [`OrderedScan`] / [`DelimitedScan`]: so a tool with only the
+    /// schema file reads exactly what the Rust code would.
+    ///
+    /// A salted key's bucket is computed when every salt source field is fixed; otherwise the
+    /// bounds repeat in every bucket, one range (or two) per bucket. The prefix and bucket are
+    /// not given. Fixing stops at a flattened field, as the scan builder's does.
+    ///
+    /// [`OrderedScan`]: crate::scan::OrderedScan
+    /// [`DelimitedScan`]: crate::scan::DelimitedScan
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for an unknown field, a field given twice, fixed fields
+    /// that are not the key's leading ones, a range on a field other than the next one or on
+    /// one whose values do not order its keys (`bit_reverse`, `reverse_domain`), or a value
+    /// that does not parse.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use std::ops::Bound;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+    /// struct Reading {
+    ///     device_type: String,
+    ///     device_id: String,
+    ///     #[rowkey(reverse)]
+    ///     ts_millis: i64,
+    /// }
+    ///
+    /// let ranges = Reading::SCHEMA.scan_ranges(
+    ///     &[("device_type", "phone"), ("device_id", "4c410523")],
+    ///     Some(("ts_millis", Bound::Included("1588291200000"), Bound::Excluded("1588377600000"))),
+    /// )?;
+    /// let expected = Reading::scan().device_type("phone").device_id("4c410523").ts_millis_range(1588291200000..1588377600000).ranges()?;
+    /// assert_eq!(ranges, expected);
+    ///
+    /// // Without the device id the bucket is unknown: one range in each of the 16.
+    /// assert_eq!(Reading::SCHEMA.scan_ranges(&[("device_type", "phone")], None)?.len(), 16);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn scan_ranges(
+        &self,
+        fixed: &[(&str, &str)],
+        range: Option<(&str, Bound<&str>, Bound<&str>)>,
+    ) -> Result<KeyRanges> {
+        self.scan_query(fixed, range.map(|(name, lo, hi)| (name, ScanNext::Range(lo, hi))))
+    }
+
+    /// [`scan_ranges`](Self::scan_ranges) with any of the scan builder's queries on the field
+    /// after the fixed ones: a range of values, a text prefix (the builder's
+    /// `field_starts_with`), or a host and its sub-domains (`field_with_subdomains`).
+    ///
+    /// # Errors
+    ///
+    /// As [`scan_ranges`](Self::scan_ranges), and a prefix query on a field that is not an
+    /// ascending `String` without a transform, or a sub-domain query on one that is not a
+    /// `reverse_domain` host.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::ScanNext;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Page {
+    ///     #[rowkey(reverse_domain)]
+    ///     host: String,
+    ///     path: String,
+    /// }
+    ///
+    /// let subdomains = Page::SCHEMA.scan_query(&[], Some(("host", ScanNext::HostAndSubdomains("google.com"))))?;
+    /// assert_eq!(subdomains, Page::scan().host_with_subdomains("google.com").ranges()?);
+    /// let docs = Page::SCHEMA.scan_query(&[("host", "google.com")], Some(("path", ScanNext::StartsWith("/docs"))))?;
+    /// assert_eq!(docs, Page::scan().host("google.com").path_starts_with("/docs").ranges()?);
+    ///
+    /// let err = Page::SCHEMA.scan_query(&[], Some(("host", ScanNext::StartsWith("com.goo")))).unwrap_err();
+    /// assert!(err.to_string().contains("`host` is stored reversed"), "{err}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn scan_query(&self, fixed: &[(&str, &str)], next: Option<(&str, ScanNext<'_>)>) -> Result<KeyRanges> {
+        // The fields a scan can fix: the key's own, up to the first flattened one.
+        let steps: Vec<&FieldSchema> =
+            self.fields.iter().take_while(|f| !matches!(f.encoding, Encoding::Flattened(_))).collect();
+        let names: Vec<&str> = self.key_fields().iter().map(|f| f.name()).collect();
+        let mut given: HashMap<&str, &str> = HashMap::new();
+        for &(name, text) in fixed {
+            // A schema read from Bigtable's has fields of these names, and no salt or prefix.
+            let computed = (name == Schema::PREFIX_FIELD && self.prefix.is_some())
+                || (name == Schema::BUCKET_FIELD && self.salt.is_some());
+            if computed {
+                return Err(Error::argument(
+                    "scan",
+                    format!("`{name}` is computed from the key's fields: leave it out"),
+                ));
+            }
+            if !names.contains(&name) {
+                return Err(Error::argument(
+                    "scan",
+                    format!("`{}` has no field `{name}`; its fields are {}", self.type_name, names.join(", ")),
+                ));
+            }
+            if given.insert(name, text).is_some() {
+                return Err(Error::argument("scan", format!("`{name}` is given twice")));
+            }
+        }
+        let count = given.len();
+        if let Some(gap) = steps.iter().take(count).find(|f| !given.contains_key(f.name)) {
+            let later = fixed.iter().map(|(n, _)| *n).find(|n| steps.iter().position(|f| f.name == *n) >= Some(count));
+            return Err(Error::argument(
+                "scan",
+                format!(
+                    "a scan fixes the key's leading fields in order: `{}` is fixed but `{}` before it is not",
+                    later.unwrap_or("a later field"),
+                    gap.name
+                ),
+            ));
+        }
+        if count > steps.len() {
+            let first = fixed.iter().map(|(n, _)| *n).find(|n| !steps.iter().any(|f| f.name == *n)).unwrap_or("?");
+            return Err(Error::argument(
+                "scan",
+                format!("`{first}` is in or after a flattened field, which a scan cannot fix"),
+            ));
+        }
+        let values: Vec<Option<Value>> = self
+            .fields
+            .iter()
+            .map(|f| given.get(f.name).map(|text| parse_value(f, text)).transpose())
+            .collect::<Result<_>>()?;
+        let next = match next {
+            None => None,
+            Some((name, query)) => {
+                let field = steps.get(count).filter(|f| f.name == name).ok_or_else(|| {
+                    let next = steps.get(count).map_or_else(|| "none".to_owned(), |f| format!("`{}`", f.name));
+                    Error::argument(
+                        "scan",
+                        format!("a range or prefix is on the field after the fixed ones, here {next}, not `{name}`"),
+                    )
+                })?;
+                Some((*field, Next::parse(field, query)?))
+            }
+        };
+        let salt = self.salt.map(|s| s.salt()).transpose()?;
+        let known = match self.salt {
+            Some(salt_schema) if salt_schema.from.iter().all(|n| given.contains_key(n)) => {
+                bucket_of(self, &values, &HashMap::new(), false)?
+            }
+            _ => None,
+        };
+        let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
+            let fixed_fields = steps.iter().zip(&values).take(count);
+            match self.format {
+                Format::Ordered => {
+                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
+                    let mut scan = OrderedScan::new(fields);
+                    if let Some(prefix) = self.prefix {
+                        scan.fix(prefix)?;
+                    }
+                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
+                        scan.fix(&salt.bucket_field(bucket))?;
+                    }
+                    for (field, value) in fixed_fields {
+                        let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
+                        if field.descending {
+                            scan.fix(&Desc(Encoded(&bytes)))?;
+                        } else {
+                            scan.fix(&Encoded(&bytes))?;
+                        }
+                    }
+                    let (field, lo, hi) = match &next {
+                        None => return Ok(scan.ranges()),
+                        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(*prefix),
+                        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
+                        Some((field, Next::Range(lo, hi))) => (field, lo, hi),
+                    };
+                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
+                        Ok(match b {
+                            Bound::Included(v) => Bound::Included(ordered_bytes(field, v)?),
+                            Bound::Excluded(v) => Bound::Excluded(ordered_bytes(field, v)?),
+                            Bound::Unbounded => Bound::Unbounded,
+                        })
+                    };
+                    // Bounds are in value order; a reversed or descending field's keys run the
+                    // other way (both: the value's way), so its upper bound starts the range,
+                    // as the scan builder orders them.
+                    let (start, end) =
+                        if field.reverses_order() { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
+                    if field.descending {
+                        let (start, end) = (desc_bound(&start), desc_bound(&end));
+                        scan.range(start.as_ref(), end.as_ref())
+                    } else {
+                        let (start, end) = (encoded_bound(&start), encoded_bound(&end));
+                        scan.range(start.as_ref(), end.as_ref())
+                    }
+                }
+                Format::Delimited(delimiter) => {
+                    let format = Delimited::new(delimiter)?;
+                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
+                    let mut scan = DelimitedScan::new(&format, fields);
+                    if let Some(prefix) = self.prefix {
+                        scan.fix(prefix)?;
+                    }
+                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
+                        scan.fix(&salt.bucket_field(bucket))?;
+                    }
+                    for (field, value) in fixed_fields {
+                        let text =
+                            text_bytes(field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| named(field, e))?;
+                        scan.fix(text.as_slice())?;
+                    }
+                    let (field, lo, hi) = match &next {
+                        None => return Ok(scan.ranges()),
+                        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(*prefix),
+                        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
+                        Some((field, Next::Range(lo, hi))) => (field, lo, hi),
+                    };
+                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
+                        Ok(match b {
+                            Bound::Included(v) => Bound::Included(text_bytes(field, v).map_err(|e| named(field, e))?),
+                            Bound::Excluded(v) => Bound::Excluded(text_bytes(field, v).map_err(|e| named(field, e))?),
+                            Bound::Unbounded => Bound::Unbounded,
+                        })
+                    };
+                    let (start, end) =
+                        if field.reverses_order() { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
+                    scan.range(start.as_ref().map(Vec::as_slice), end.as_ref().map(Vec::as_slice))
+                }
+            }
+        };
+        match (&salt, known) {
+            (Some(salt), None) => salt.fan_out(|bucket| per_bucket(Some(bucket))),
+            (_, bucket) => per_bucket(bucket),
+        }
+    }
+}
+
+fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {
+    match b {
+        Bound::Included(v) => Bound::Included(Encoded(v)),
+        Bound::Excluded(v) => Bound::Excluded(Encoded(v)),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+fn desc_bound(b: &Bound<Vec<u8>>) -> Bound<Desc<Encoded<'_>>> {
+    match b {
+        Bound::Included(v) => Bound::Included(Desc(Encoded(v))),
+        Bound::Excluded(v) => Bound::Excluded(Desc(Encoded(v))),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
