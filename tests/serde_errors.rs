@@ -312,3 +312,24 @@ fn key_in_binary_and_readable_formats() {
     assert!(err.to_string().contains("printable ASCII"), "{err}");
     assert_eq!(to_key(&k).unwrap(), (k.as_bytes(),).to_key().unwrap());
 }
+
+/// A key whose last field ends in a separator is not the one key of its value: the writer
+/// drops the separator after the last field. Refused whether the type stops there, or asks
+/// for one more (empty, dropped) field after it; with a descending last field, which always
+/// ends in its separator, the key is whole.
+#[test]
+fn a_trailing_separator_is_refused_where_the_fields_end() {
+    let (one, two): (Key, Key) = (to_key(&("a",)).unwrap(), to_key(&("a", "")).unwrap());
+    assert_eq!((&one[..], &two[..]), (&b"a"[..], &b"a"[..]));
+    for err in [
+        from_key::<(String,)>(b"a\x00\x01").unwrap_err(),
+        from_key::<(String, String)>(b"a\x00\x01").unwrap_err(),
+        from_key::<(String, (String,))>(b"a\x00\x01").unwrap_err(),
+    ] {
+        assert!(matches!(err, Error::NonCanonical { .. }), "{err:?}");
+        assert!(err.to_string().contains("ends in a separator"), "{err}");
+    }
+    let desc = to_key(&(Desc("a"),)).unwrap();
+    assert_eq!(from_key::<(Desc<String>,)>(&desc).unwrap(), (Desc("a".to_owned()),));
+    assert_eq!(from_key::<(String, String)>(b"a\x00\x01b").unwrap(), ("a".to_owned(), "b".to_owned()));
+}

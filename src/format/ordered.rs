@@ -327,6 +327,13 @@ impl<'de> OrderedReader<'de> {
         self.pos
     }
 
+    /// Whether the field read last was ascending and ended in a separator, so that another
+    /// field must follow it.
+    #[inline]
+    pub(crate) fn after_separator(&self) -> bool {
+        self.after_separator
+    }
+
     /// The 0-based index of the next field to read: where a check of a field made after
     /// reading it (a flattened key's prefix, say) locates its error.
     ///

@@ -11,7 +11,6 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use crate::error::{Error, Location, Result};
 use crate::field::{DecodeField, Desc, EncodeField, FieldBytes, Sink};
 use crate::format::OrderedReader;
-use crate::format::ordered::SEPARATOR;
 
 use super::de_field::FieldDe;
 use super::is_system_time;
@@ -76,7 +75,7 @@ impl<'x> KeySource<'x> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'x>> {
         let start = self.reader.position();
         self.last_start = start;
@@ -87,9 +86,7 @@ impl<'x> KeySource<'x> {
             (true, None) => self.reader.field::<Desc<Raw<'x>>>()?.0.0,
             (true, Some(name)) => self.reader.named_field::<Desc<Raw<'x>>>(name)?.0.0,
         };
-        let end = self.reader.position();
-        // A separator can only end a field: every `00` inside one is escaped as `00 ff`.
-        self.ends_in_separator = !desc && end > start && self.bytes[..end].ends_with(&SEPARATOR);
+        self.ends_in_separator = self.reader.after_separator();
         self.terminated = desc || self.ends_in_separator;
         Ok(bytes)
     }
@@ -122,7 +119,7 @@ impl<'x> KeySource<'x> {
 }
 
 impl<'de> Source<'de> for KeySource<'de> {
-    #[inline]
+    #[inline(always)]
     fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
         self.read(desc, name)
     }
@@ -259,7 +256,7 @@ impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
 
 macro_rules! one_field {
     ($($method:ident)*) => {$(
-        #[inline]
+        #[inline(always)]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let field = self.field()?;
             field.$method(visitor).map_err(|e| self.in_last(e))

@@ -84,7 +84,7 @@ impl<'de> FieldDe<'de> {
 
 macro_rules! ints {
     ($($method:ident => $visit:ident($ty:ty)),* $(,)?) => {$(
-        #[inline]
+        #[inline(always)]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             visitor.$visit(<$ty as Int>::decode_with(self.bytes, self.transform)?)
         }
@@ -128,7 +128,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
         visitor.visit_char(self.scalar("a char")?)
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.transform {
             Transform::None => match self.bytes.as_borrowed() {

@@ -294,6 +294,7 @@ pub fn from_key<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 /// a recursive type cannot exhaust the stack on a hostile key.
 const MAX_DEPTH: u16 = 128;
 
+#[inline]
 fn deeper(depth: u16) -> Result<u16> {
     if depth >= MAX_DEPTH {
         return Err(Error::Malformed {
@@ -375,19 +376,25 @@ impl Transform {
         format!("{} wraps {}, not {found}; put the wrapper directly around such a value", self.wrapper(), self.takes())
     }
 
+    #[cold]
+    #[inline(never)]
     fn encode_error(self, found: &str) -> Error {
         Error::unencodable(self.wrapper(), self.message(found))
     }
 
+    #[cold]
+    #[inline(never)]
     fn decode_error(self, found: &str) -> Error {
         Error::invalid(self.wrapper(), self.message(found))
     }
 
     /// Fails when a wrapper waits for a scalar that `found` is not.
+    #[inline]
     fn check_encode(self, found: &str) -> Result<()> {
         if self == Transform::None { Ok(()) } else { Err(self.encode_error(found)) }
     }
 
+    #[inline]
     fn check_decode(self, found: &str) -> Result<()> {
         if self == Transform::None { Ok(()) } else { Err(self.decode_error(found)) }
     }
