@@ -15,7 +15,9 @@ Examples:
   rowkey encode --schema reading.json device_type=phone device_id=4c410523 ts_millis=1588291200000
   rowkey encode --schema reading.json --to base64 device_type=phone device_id=4c410523 ts_millis=0")]
 pub struct Args {
-    /// The key design's schema file (`T::SCHEMA.to_json()`).
+    /// The schema file: rowkey's (`T::SCHEMA.to_json()`) or a Bigtable row key schema (a
+    /// table's `rowKeySchema`, or the table as `gcloud bigtable tables describe --format=json`
+    /// prints it).
     #[arg(long)]
     schema: PathBuf,
     /// How to print the key: as cbt prints keys, hex or base64.

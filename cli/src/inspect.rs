@@ -16,7 +16,9 @@ const MAX_STATUS: usize = 125;
   cbt read readings count=10 | rowkey inspect --schema reading.json
   rowkey inspect --schema reading.json --from hex --json 3031237068...")]
 pub struct Args {
-    /// The key design's schema file (`T::SCHEMA.to_json()`).
+    /// The schema file: rowkey's (`T::SCHEMA.to_json()`) or a Bigtable row key schema (a
+    /// table's `rowKeySchema`, or the table as `gcloud bigtable tables describe --format=json`
+    /// prints it).
     #[arg(long)]
     schema: PathBuf,
     /// How the keys are written: as cbt prints them (`\x00` escapes), hex or base64.

@@ -1,7 +1,8 @@
 //! `rowkey`: read, build, split and scan row keys from a key design's schema file, from a shell.
 //!
 //! The schema file is what `T::SCHEMA.to_json()` writes for a `#[derive(RowKey)]` key
-//! (feature `schema-json` of rowkey). Every subcommand takes it with `--schema FILE`.
+//! (feature `schema-json` of rowkey), or a table's Bigtable row key schema. Every subcommand
+//! takes it with `--schema FILE`.
 
 mod encode;
 mod input;

@@ -33,7 +33,9 @@ Examples:
   rowkey scan --schema reading.json device_type^=ph
   rowkey scan --schema page.json host~=google.com")]
 pub struct Args {
-    /// The key design's schema file (`T::SCHEMA.to_json()`).
+    /// The schema file: rowkey's (`T::SCHEMA.to_json()`) or a Bigtable row key schema (a
+    /// table's `rowKeySchema`, or the table as `gcloud bigtable tables describe --format=json`
+    /// prints it).
     #[arg(long)]
     schema: PathBuf,
     /// The table name in the cbt commands.

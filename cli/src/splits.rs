@@ -16,7 +16,9 @@ use crate::{Failure, input};
   rowkey splits --schema reading.json --per-bucket 3 --for bigtable > splits.json
   rowkey splits --schema reading.json --sample keys.txt --tablets 32 --for hbase")]
 pub struct Args {
-    /// The key design's schema file (`T::SCHEMA.to_json()`).
+    /// The schema file: rowkey's (`T::SCHEMA.to_json()`) or a Bigtable row key schema (a
+    /// table's `rowKeySchema`, or the table as `gcloud bigtable tables describe --format=json`
+    /// prints it).
     #[arg(long)]
     schema: PathBuf,
     /// More splits inside each bucket, along the field after it (hex, zero-padded decimal,
