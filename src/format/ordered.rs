@@ -60,12 +60,22 @@ impl Sink for Ascending<'_> {
 impl Ascending<'_> {
     /// The slow path: a field that holds `00` bytes. Those are mostly integers (every
     /// negative one of 9 or 10 bytes starts with `00`) and short random ids: up to 16 bytes
-    /// are escaped into an array a byte at a time and appended with one copy, which is far
-    /// cheaper than appending each run between two `00`s.
+    /// are escaped into an array and appended with one copy, which is far cheaper than
+    /// appending each run between two `00`s; the integers' lone leading `00` is escaped
+    /// without looking at the other bytes one at a time.
     #[inline(never)]
     fn write_escaped(&mut self, bytes: &[u8]) {
         if bytes.len() <= 16 {
             let mut buf = [0u8; 32];
+            // A negative 9- or 10-byte integer: one leading `00`, no other.
+            if let [0, rest @ ..] = bytes
+                && !crate::key_buf::has_nul(rest)
+            {
+                buf[1] = ESCAPED_NUL;
+                buf[2..2 + rest.len()].copy_from_slice(rest);
+                self.0.extend_from_slice(&buf[..2 + rest.len()]);
+                return;
+            }
             let mut len = 0;
             for &b in bytes {
                 buf[len] = b;
