@@ -339,6 +339,7 @@ impl<'de> OrderedReader<'de> {
 
     /// Whether the field read last was ascending and ended in a separator, so that another
     /// field must follow it.
+    #[cfg(feature = "serde")]
     #[inline]
     pub(crate) fn after_separator(&self) -> bool {
         self.after_separator
