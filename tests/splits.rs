@@ -3,9 +3,12 @@
 //! store's form of a list reads back as the same bytes.
 
 mod common;
+#[path = "../cli/tests/support/hcl.rs"]
+mod hcl;
 
 use common::keys::{EventById, EveryField, EveryText, HexReading, Monitor, OrderedReading, Reading, TenantReading};
 use common::{DeviceEvent, DeviceEventText, Md5Name, Md5NameOrdered};
+use hcl::hcl_strings;
 
 use rowkey::key_text::KeyForm;
 use rowkey::salt::farm_fingerprint;
@@ -295,11 +298,16 @@ fn the_hbase_shell_form_reads_back_as_the_points() {
     }
 }
 
-/// Evaluates `jsonencode(LIST)` with `terraform console`, which parses the list as HCL.
-fn terraform_values(list: &str) -> Option<Vec<String>> {
+/// `LIST` evaluated by `terraform console`, which parses the list as HCL: `None`
+/// where terraform is not installed, else its values or its refusal.
+fn terraform_values(list: &str) -> Option<Result<Vec<String>, String>> {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let dir = std::env::temp_dir().join(format!("rowkey-splits-tf-{}", std::process::id()));
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Tests run in parallel: each console gets a directory of its own to start in.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("rowkey-splits-tf-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut child = Command::new("terraform")
         .arg("console")
@@ -309,26 +317,90 @@ fn terraform_values(list: &str) -> Option<Vec<String>> {
         .stderr(Stdio::piped())
         .spawn()
         .ok()?;
-    writeln!(child.stdin.take().unwrap(), "jsonencode({list})").unwrap();
+    // The console quotes a string it prints in its own way (`\x7f` for DEL, not JSON), so it
+    // prints the JSON in base64, which needs no quoting.
+    writeln!(child.stdin.take().unwrap(), "base64encode(jsonencode({list}))").unwrap();
     let output = child.wait_with_output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(output.status.success(), "terraform console: {}", String::from_utf8_lossy(&output.stderr));
+    if !output.status.success() {
+        return Some(Err(String::from_utf8_lossy(&output.stderr).into_owned()));
+    }
     let shown = String::from_utf8(output.stdout).unwrap();
-    // The console prints the JSON text as a quoted string, with JSON's escapes.
-    let json: String = serde_json::from_str(shown.trim()).unwrap();
-    Some(serde_json::from_str(&json).unwrap())
+    let base64 = shown.trim().strip_prefix('"').and_then(|s| s.strip_suffix('"')).expect(&shown);
+    let json = KeyForm::Base64.parse(base64).unwrap();
+    Some(Ok(serde_json::from_slice(&json).unwrap()))
 }
 
 #[test]
 fn terraform_reads_the_split_keys_as_the_points() {
     let text = Splits::new(awkward().points().iter().filter(|p| std::str::from_utf8(p).is_ok()));
-    let hcl = text.to_terraform().unwrap();
-    let list = hcl.strip_prefix("split_keys = ").unwrap();
-    let expected: Vec<String> = text.points().iter().map(|p| String::from_utf8(p.to_vec()).unwrap()).collect();
-    match terraform_values(list) {
-        Some(values) => assert_eq!(values, expected),
-        None => eprintln!("terraform is not installed: the split_keys syntax was not checked by Terraform"),
+    let signs = Splits::new(["$", "$$", "$$x", "$${", "%%{", "a$", "%", "\u{1}\u{7f}\u{85}", "\u{1f600}"]);
+    let planned = Reading::SCHEMA.split_planner().plan().unwrap();
+    let md5 = Md5Name::SCHEMA.split_planner().tablets(16).plan().unwrap();
+    for splits in [text, signs, planned, md5, Splits::default()] {
+        let hcl = splits.to_terraform().unwrap();
+        let list = hcl.strip_prefix("split_keys = ").unwrap();
+        let expected: Vec<String> = splits.points().iter().map(|p| String::from_utf8(p.to_vec()).unwrap()).collect();
+        assert_eq!(hcl_strings(list).unwrap_or_else(|e| panic!("{e}")), expected, "{hcl}");
+        match terraform_values(list) {
+            Some(values) => assert_eq!(values.unwrap_or_else(|e| panic!("{hcl}: {e}")), expected),
+            None => eprintln!("terraform is not installed: {hcl} was read by the test's HCL reader alone"),
+        }
     }
     let err = awkward().to_terraform().unwrap_err().to_string();
     assert!(err.contains("is not UTF-8"), "{err}");
+}
+
+#[test]
+fn the_hcl_reader_refuses_what_hcl_refuses() {
+    // Read as Terraform reads them; the reader is checked against it where it is installed.
+    let read = [
+        (r#"["a\"b\\c", "\n\r\t"]"#, vec!["a\"b\\c", "\n\r\t"]),
+        (
+            r#"["caf\u00E9", "\U0001F600", "\U000000e9", "\u00e9ab"]"#,
+            vec!["caf\u{e9}", "\u{1f600}", "\u{e9}", "\u{e9}ab"],
+        ),
+        // A doubled sign not before a brace is two signs: `$$${` is `$` then the escape `$${`.
+        (
+            r#"["$${v}%%{w}", "$$${x}", "$$$${x}", "%%%{y}", "$$", "$", "%"]"#,
+            vec!["${v}%{w}", "$${x}", "$$${x}", "%%{y}", "$$", "$", "%"],
+        ),
+        ("[\"raw\ttab\u{1}\"]", vec!["raw\ttab\u{1}"]),
+        ("[]", vec![]),
+    ];
+    for (list, expected) in read {
+        assert_eq!(hcl_strings(list).unwrap_or_else(|e| panic!("{list}: {e}")), expected, "{list}");
+        if let Some(values) = terraform_values(list) {
+            assert_eq!(values.unwrap_or_else(|e| panic!("{list}: {e}")), expected, "{list}");
+        }
+    }
+    let refused = [
+        (r#"["a\x41"]"#, r"\x is not an HCL escape"),
+        (r#"["a\'"]"#, r"\' is not an HCL escape"),
+        (r#"["\u12"]"#, r"\u takes 4 hexadecimal digits"),
+        (r#"["\u12G4"]"#, r"\u takes 4 hexadecimal digits"),
+        (r#"["\U0001F60"]"#, r"\U takes 8 hexadecimal digits"),
+        (r#"["\uD800"]"#, "is not a Unicode scalar value"),
+        (r#"["\U00110000"]"#, "is not a Unicode scalar value"),
+        ("[\"a\nb\"]", "spans lines"),
+        ("[\"a\rb\"]", "spans lines"),
+        (r#"["a\"]"#, "is not closed"),
+        (r#"["a" "b"]"#, "no `, `"),
+        // Terraform refuses these for the undeclared `x`; a declared one it would interpolate.
+        (r#"["${x}"]"#, "template sequence `${`"),
+        (r#"["%${x}"]"#, "template sequence `${`"),
+    ];
+    for (list, expected) in refused {
+        let err = hcl_strings(list).err().unwrap_or_else(|| panic!("{list} was read"));
+        assert!(err.contains(expected), "{list}: {expected:?} not in {err}");
+        if let Some(values) = terraform_values(list) {
+            assert!(values.is_err(), "terraform read {list} as {values:?}");
+        }
+    }
+    // HCL evaluates a directive: the text written is not the value, so the reader refuses it.
+    let err = hcl_strings(r#"["%{ if true }x%{ endif }"]"#).unwrap_err();
+    assert!(err.contains("template sequence `%{`"), "{err}");
+    if let Some(values) = terraform_values(r#"["%{ if true }x%{ endif }"]"#) {
+        assert_eq!(values.unwrap(), ["x"]);
+    }
 }

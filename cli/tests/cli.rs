@@ -4,6 +4,8 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
+#[path = "support/hcl.rs"]
+mod hcl;
 
 use std::path::PathBuf;
 
@@ -13,7 +15,8 @@ use common::strategies;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rowkey::key_text::KeyForm;
-use rowkey::schema::KeySchema;
+use rowkey::schema::{KeySchema, Schema};
+use rowkey::splits::Splits;
 use rowkey::{Key, RowKey, RowKeyOwned};
 
 /// Generated keys per scenario: 10,000, or `PROPTEST_CASES`.
@@ -27,13 +30,23 @@ fn rowkey() -> Command {
 
 /// The type's schema file, written where the test can pass it.
 fn schema_file<T: KeySchema>() -> PathBuf {
+    temp_file(&format!("{}.json", T::SCHEMA.type_name), &T::SCHEMA.to_json())
+}
+
+/// The type's Bigtable row key schema, as `to_bigtable_json` writes it.
+fn bigtable_schema_file<T: KeySchema>() -> PathBuf {
+    temp_file(&format!("{}.bigtable.json", T::SCHEMA.type_name), &T::SCHEMA.to_bigtable_json().unwrap())
+}
+
+/// `text` in a file named `name` in the test run's directory.
+fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rowkey-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.json", T::SCHEMA.type_name));
+    let path = dir.join(name);
     // Tests run in parallel and write the same file: each writes its own copy and renames it
     // into place, so that none reads another's half-written file.
-    let own = dir.join(format!("{}.json.{:?}", T::SCHEMA.type_name, std::thread::current().id()));
-    std::fs::write(&own, T::SCHEMA.to_json()).unwrap();
+    let own = dir.join(format!("{name}.{:?}", std::thread::current().id()));
+    std::fs::write(&own, text).unwrap();
     std::fs::rename(&own, &path).unwrap();
     path
 }
@@ -164,12 +177,92 @@ fn splits_print_the_planners_points_for_each_store() {
         .assert()
         .success()
         .stdout(inside.to_bigtable_json() + "\n");
+    for (schema, per_bucket, planned) in [(&schema, "0", &planned), (&hex, "3", &inside)] {
+        let output = rowkey()
+            .args(["splits", "--per-bucket", per_bucket, "--for", "terraform", "--schema"])
+            .arg(schema)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let printed = String::from_utf8(output.stdout).unwrap();
+        let list = printed.strip_prefix("split_keys = ").and_then(|s| s.strip_suffix('\n')).expect(&printed);
+        let points: Vec<Vec<u8>> = hcl::hcl_strings(list).unwrap().into_iter().map(String::into_bytes).collect();
+        assert_eq!(points, planned.points(), "{printed}");
+    }
     // A binary key's points are no cbt argument: one line says why and what to use.
     let ordered = schema_file::<OrderedReading>();
     let assert = rowkey().args(["splits", "--for", "cbt", "--schema"]).arg(&ordered).assert().code(2);
     let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("holds the byte 81") && err.contains("Admin API's JSON"), "{err}");
+    // Nor Terraform strings, which are text.
+    let assert = rowkey().args(["splits", "--for", "terraform", "--schema"]).arg(&ordered).assert().code(2);
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("is not UTF-8") && err.contains("Admin API's JSON"), "{err}");
+}
+
+/// The points of `--for bigtable` output: the Admin API's `initialSplits`, keys in base64.
+fn bigtable_points(json: &[u8]) -> Vec<Key> {
+    let json: serde_json::Value = serde_json::from_slice(json).unwrap();
+    json["initialSplits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|split| KeyForm::Base64.parse(split["key"].as_str().unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn splits_of_a_sample_fall_at_its_quantiles() {
+    let schema = schema_file::<Reading>();
+    let keys: Vec<Key> = generate(strategies::reading()).iter().map(|value| value.to_key().unwrap()).collect();
+    // As cbt prints them, the form read by default; blank lines are skipped.
+    let text: String = keys.iter().map(|key| KeyForm::Cbt.format(key) + "\n\n").collect();
+    let sample = temp_file("reading-sample.txt", &text);
+    let output = rowkey()
+        .args(["splits", "--tablets", "8", "--for", "bigtable", "--schema"])
+        .arg(&schema)
+        .arg("--sample")
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let expected = Splits::from_sample(&keys, 8);
+    assert_eq!(expected.len(), 7);
+    assert_eq!(bigtable_points(&output.stdout), expected.points());
+
+    // Binary keys, given in hex.
+    let ordered = schema_file::<OrderedReading>();
+    let keys: Vec<Key> = generate(strategies::ordered_reading()).iter().map(|value| value.to_key().unwrap()).collect();
+    let text: String = keys.iter().map(|key| KeyForm::Hex.format(key) + "\n").collect();
+    let sample = temp_file("ordered-sample.txt", &text);
+    rowkey()
+        .args(["splits", "--tablets", "5", "--from", "hex", "--for", "hbase", "--schema"])
+        .arg(&ordered)
+        .arg("--sample")
+        .arg(&sample)
+        .assert()
+        .success()
+        .stdout(Splits::from_sample(&keys, 5).to_hbase() + "\n");
+
+    // Without the number of tablets, or with a line that is not a key: one line naming it.
+    let bad = temp_file("bad-sample.txt", "00ff\nnot hex\n");
+    for (args, expected) in [
+        (vec!["--sample".into(), sample.clone().into_os_string()], "--sample needs --tablets N"),
+        (vec!["--sample".into(), bad.clone().into_os_string(), "--tablets".into(), "2".into()], "line 2"),
+    ] {
+        let output = rowkey()
+            .args(["splits", "--from", "hex", "--for", "hbase", "--schema"])
+            .arg(&ordered)
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {expected:?} not in {err}");
+    }
 }
 
 #[test]
@@ -273,6 +366,11 @@ fn half_open(range: &rowkey::KeyRange) -> HalfOpen {
     (start, end)
 }
 
+/// The non-empty ranges of a scan builder, as `rowkey scan` prints them.
+fn expected_ranges(ranges: rowkey::Result<rowkey::KeyRanges>) -> Vec<HalfOpen> {
+    ranges.unwrap().iter().filter(|r| !r.is_empty()).map(half_open).collect()
+}
+
 /// The ranges of `rowkey scan` output: `cbt read` commands (their words unquoted) or `hex` lines.
 fn read_scan_lines(text: &str) -> Vec<HalfOpen> {
     text.lines()
@@ -303,23 +401,20 @@ fn scan_prints_the_scan_builders_ranges() {
         assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
         String::from_utf8(output.stdout).unwrap()
     };
-    let expect = |ranges: rowkey::Result<rowkey::KeyRanges>| -> Vec<HalfOpen> {
-        ranges.unwrap().iter().filter(|r| !r.is_empty()).map(half_open).collect()
-    };
     let values = generate(strategies::reading());
     for (a, b) in values.iter().zip(values.iter().skip(1)).take(10) {
         let (lo, hi) = (a.ts_millis.min(b.ts_millis), a.ts_millis.max(b.ts_millis));
         let fixed = [format!("device_type={}", a.device_type), format!("device_id={}", a.device_id)];
         // The bucket known from the device id: one range.
         let builder = Reading::scan().device_type(&a.device_type).device_id(&a.device_id);
-        assert_eq!(read_scan_lines(&scan(&schema, &fixed)), expect(builder.ranges()));
+        assert_eq!(read_scan_lines(&scan(&schema, &fixed)), expected_ranges(builder.ranges()));
         let with_range = [fixed[0].clone(), fixed[1].clone(), format!("ts_millis={lo}..={hi}")];
         let builder = Reading::scan().device_type(&a.device_type).device_id(&a.device_id).ts_millis_range(lo..=hi);
-        assert_eq!(read_scan_lines(&scan(&schema, &with_range)), expect(builder.ranges()));
+        assert_eq!(read_scan_lines(&scan(&schema, &with_range)), expected_ranges(builder.ranges()));
         // Not known: one range in each of the 16 buckets.
         let printed = read_scan_lines(&scan(&schema, &fixed[..1]));
         assert_eq!(printed.len(), 16);
-        assert_eq!(printed, expect(Reading::scan().device_type(&a.device_type).ranges()));
+        assert_eq!(printed, expected_ranges(Reading::scan().device_type(&a.device_type).ranges()));
     }
     // The ordered format's bounds are not printable: hex lines, and the same ranges as JSON.
     let values = generate(strategies::ordered_reading());
@@ -330,7 +425,7 @@ fn scan_prints_the_scan_builders_ranges() {
         ];
         let builder = OrderedReading::scan().device_type(&a.device_type).device_id(&a.device_id).ts_millis_range(..0);
         let with_range = [args[0].clone(), args[1].clone(), "ts_millis=..0".to_owned()];
-        assert_eq!(read_scan_lines(&scan(&ordered, &with_range)), expect(builder.ranges()));
+        assert_eq!(read_scan_lines(&scan(&ordered, &with_range)), expected_ranges(builder.ranges()));
         let json: serde_json::Value =
             serde_json::from_str(&scan(&ordered, &[vec!["--json".to_owned()], with_range.to_vec()].concat())).unwrap();
         let from_json: Vec<HalfOpen> = json["rowRanges"]
@@ -344,7 +439,7 @@ fn scan_prints_the_scan_builders_ranges() {
                 (key("startKeyClosed"), key("endKeyOpen"))
             })
             .collect();
-        assert_eq!(from_json, expect(builder.ranges()));
+        assert_eq!(from_json, expected_ranges(builder.ranges()));
     }
 }
 
@@ -381,19 +476,19 @@ fn scan_takes_a_prefix_and_a_host_with_its_subdomains_as_the_builder_does() {
         assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
         read_scan_lines(&String::from_utf8(output.stdout).unwrap())
     };
-    let expect = |ranges: rowkey::Result<rowkey::KeyRanges>| -> Vec<HalfOpen> {
-        ranges.unwrap().iter().filter(|r| !r.is_empty()).map(half_open).collect()
-    };
     let reading = schema_file::<Reading>();
-    assert_eq!(scan(&reading, &["device_type^=ph"]), expect(Reading::scan().device_type_starts_with("ph").ranges()));
+    assert_eq!(
+        scan(&reading, &["device_type^=ph"]),
+        expected_ranges(Reading::scan().device_type_starts_with("ph").ranges())
+    );
     assert_eq!(scan(&reading, &["device_type^=ph"]).len(), 16);
     let page = schema_file::<WebPageMicros>();
     let subdomains = scan(&page, &["host~=google.com"]);
-    assert_eq!(subdomains, expect(WebPageMicros::scan().host_with_subdomains("google.com").ranges()));
+    assert_eq!(subdomains, expected_ranges(WebPageMicros::scan().host_with_subdomains("google.com").ranges()));
     assert_eq!(subdomains.len(), 2);
     assert_eq!(
         scan(&page, &["host=google.com", "path^=/maps"]),
-        expect(WebPageMicros::scan().host("google.com").path_starts_with("/maps").ranges())
+        expected_ranges(WebPageMicros::scan().host("google.com").path_starts_with("/maps").ranges())
     );
     // Refused: a prefix of a reversed host, a host query on plain text, a prefix before the last.
     for (args, expected) in [
@@ -410,10 +505,7 @@ fn scan_takes_a_prefix_and_a_host_with_its_subdomains_as_the_builder_does() {
 
 #[test]
 fn a_bigtable_row_key_schema_file_is_read_as_well() {
-    let dir = std::env::temp_dir().join(format!("rowkey-cli-bt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("monitor.bigtable.json");
-    std::fs::write(&path, Monitor::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    let path = bigtable_schema_file::<Monitor>();
     for value in generate(strategies::monitor()).iter().take(50) {
         let key = value.to_key().unwrap();
         let hex = KeyForm::Hex.format(&key);
@@ -435,14 +527,164 @@ fn a_bigtable_row_key_schema_file_is_read_as_well() {
         let output = rowkey().args(["encode", "--to", "hex", "--schema"]).arg(&path).args(&pairs).output().unwrap();
         assert_eq!(String::from_utf8(output.stdout).unwrap().trim_end(), hex, "{pairs:?}");
     }
-    let bad = dir.join("float.bigtable.json");
-    std::fs::write(
-        &bad,
+    let bad = temp_file(
+        "float.bigtable.json",
         r#"{"encoding": {"orderedCodeBytes": {}}, "fields": [{"fieldName": "f", "type": {"float64Type": {}}}]}"#,
-    )
-    .unwrap();
+    );
     let output = rowkey().args(["inspect", "--schema"]).arg(&bad).arg("x").output().unwrap();
     let err = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(2), "{err}");
     assert!(err.contains("is not a Bigtable row key schema: ") && err.contains("float64Type"), "{err}");
+}
+
+/// `name=value` of the key's fields as `schema` reads them, the first `n`.
+fn leading_fields(schema: &Schema, key: &Key, n: usize) -> Vec<String> {
+    let inspection = schema.inspect(key).unwrap();
+    inspection.fields().iter().take(n).map(|f| format!("{}={}", f.name(), f.value_text())).collect()
+}
+
+/// What `rowkey scan` prints for a query, which must succeed.
+fn scan_output(schema: &PathBuf, args: &[String]) -> String {
+    let output = rowkey().args(["scan", "--table", "readings", "--schema"]).arg(schema).args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn scan_by_a_bigtable_schema_prints_what_the_keys_own_schema_does() {
+    // A salted key: Bigtable's schema has the bucket as a field to give, rowkey's computes it.
+    let own = schema_file::<Monitor>();
+    let bigtable = bigtable_schema_file::<Monitor>();
+    let table = Schema::from_bigtable_json(&Monitor::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    for value in generate(strategies::monitor()).iter().take(10) {
+        let key = value.to_key().unwrap();
+        for n in 1..=3 {
+            let given = leading_fields(table, &key, n + 1);
+            let printed = scan_output(&own, &leading_fields(&Monitor::SCHEMA, &key, n + 1)[1..]);
+            assert_eq!(scan_output(&bigtable, &given), printed, "{given:?}");
+        }
+        let printed = scan_output(&bigtable, &leading_fields(table, &key, 3));
+        assert_eq!(
+            read_scan_lines(&printed),
+            expected_ranges(Monitor::scan().time(value.time).host(&value.host).ranges())
+        );
+    }
+    // A range of the salt's source field: a range in each bucket by rowkey's schema, the same
+    // ranges one bucket at a time by Bigtable's.
+    let own_ranges = scan_output(&own, &["time=-100..100".to_owned()]);
+    let by_bucket: String =
+        (0..16).map(|b| scan_output(&bigtable, &[format!("bucket={b}"), "time=-100..100".to_owned()])).collect();
+    assert_eq!(by_bucket, own_ranges);
+    assert_eq!(read_scan_lines(&own_ranges).len(), 16);
+
+    // Transforms: Bigtable's schema takes the host as stored, reversed (`com.google`).
+    let own = schema_file::<WebPageMicros>();
+    let bigtable = bigtable_schema_file::<WebPageMicros>();
+    let table = Schema::from_bigtable_json(&WebPageMicros::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    for value in generate(strategies::web_page_micros()).iter().take(10) {
+        let key = value.to_key().unwrap();
+        for n in 1..=3 {
+            let given = leading_fields(table, &key, n);
+            let printed = scan_output(&own, &leading_fields(&WebPageMicros::SCHEMA, &key, n));
+            assert_eq!(scan_output(&bigtable, &given), printed, "{given:?}");
+        }
+        let mut given = leading_fields(table, &key, 1);
+        given.push("path^=/".to_owned());
+        let printed = scan_output(&bigtable, &given);
+        assert_eq!(
+            printed,
+            scan_output(&own, &[leading_fields(&WebPageMicros::SCHEMA, &key, 1)[0].clone(), "path^=/".to_owned()])
+        );
+        let builder = WebPageMicros::scan().host(&value.host).path_starts_with("/");
+        assert_eq!(read_scan_lines(&printed), expected_ranges(builder.ranges()));
+    }
+}
+
+#[test]
+fn splits_by_a_bigtable_schema_cut_a_sample_and_say_why_there_are_no_buckets() {
+    let own = schema_file::<Monitor>();
+    let bigtable = bigtable_schema_file::<Monitor>();
+    let keys: Vec<Key> = generate(strategies::monitor()).iter().map(|value| value.to_key().unwrap()).collect();
+    let text: String = keys.iter().map(|key| KeyForm::Hex.format(key) + "\n").collect();
+    let sample = temp_file("monitor-sample.txt", &text);
+    let splits = |schema: &PathBuf, args: &[&str]| {
+        rowkey().args(["splits", "--for", "bigtable", "--schema"]).arg(schema).args(args).output().unwrap()
+    };
+    let by_sample = ["--from", "hex", "--tablets", "6", "--sample", sample.to_str().unwrap()];
+    let printed = splits(&bigtable, &by_sample);
+    assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
+    assert_eq!(printed.stdout, splits(&own, &by_sample).stdout);
+    assert_eq!(bigtable_points(&printed.stdout), Splits::from_sample(&keys, 6).points());
+    // The bucket boundaries come from rowkey's schema alone: Bigtable's knows no salt.
+    assert_eq!(bigtable_points(&splits(&own, &[]).stdout), Monitor::SCHEMA.split_planner().plan().unwrap().points());
+    let output = splits(&bigtable, &[]);
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("has no salt") && err.contains("--sample FILE --tablets N"), "{err}");
+}
+
+/// A command line as the shell splits it: at spaces, single quotes kept together and dropped.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = vec![String::new()];
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => words.push(String::new()),
+            c => words.last_mut().unwrap().push(c),
+        }
+    }
+    assert!(!quoted, "unclosed quote in {line}");
+    words.retain(|w| !w.is_empty());
+    words
+}
+
+#[test]
+fn the_readmes_shell_examples_print_what_it_shows() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme.split("\n## From a shell").nth(1).expect("the README's From a shell section");
+    let section = section.split("\n## ").next().unwrap();
+    let block = section.split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("a sh block");
+    // Each `rowkey` command, and the `# ` lines after it: what it prints.
+    let mut examples: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in block.lines() {
+        if line.starts_with("rowkey ") {
+            examples.push((line, Vec::new()));
+        } else if let (Some(shown), Some((_, lines))) = (line.strip_prefix("# "), examples.last_mut()) {
+            lines.push(shown);
+        } else {
+            // Another command: the `# ` lines after it are not a `rowkey` command's.
+            examples.push((line, Vec::new()));
+        }
+    }
+    let mut checked = Vec::new();
+    for (command, shown) in
+        examples.iter().filter(|(command, shown)| command.starts_with("rowkey ") && !shown.is_empty())
+    {
+        let words = shell_words(command);
+        let output = rowkey().current_dir(&root).args(&words[1..]).output().unwrap();
+        assert!(output.status.success(), "{command}: {}", String::from_utf8_lossy(&output.stderr));
+        let printed = String::from_utf8(output.stdout).unwrap();
+        let printed: Vec<&str> = printed.lines().collect();
+        match shown.as_slice() {
+            // One line shown for many, with a note of how many more there are.
+            [line] if line.contains("   (") => {
+                let (first, note) = line.split_once("   (").unwrap();
+                let others: usize = note
+                    .strip_prefix("and one line for each of the other ")
+                    .and_then(|n| n.strip_suffix(" buckets)"))
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| panic!("{command}: a note the test does not read: ({note}"));
+                assert_eq!(printed.first(), Some(&first), "{command}");
+                assert_eq!(printed.len(), 1 + others, "{command}: {printed:?}");
+            }
+            _ => assert_eq!(&printed, shown, "{command}"),
+        }
+        checked.push(words[1].clone());
+    }
+    for subcommand in ["encode", "inspect", "splits", "scan"] {
+        assert!(checked.contains(&subcommand.to_owned()), "no `rowkey {subcommand}` with its output in the README");
+    }
 }
