@@ -71,7 +71,7 @@ pub(crate) fn find_byte(src: &[u8], target: u8) -> Option<usize> {
 /// Copies `src` into `dst` (of equal length) with fixed-size moves for short inputs: two
 /// overlapping words cover 8 to 16 bytes without a loop or a call, two 16-byte moves 17 to 32.
 #[inline(always)]
-fn copy_short(dst: &mut [u8], src: &[u8]) {
+pub(crate) fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     match n {
         0 => {}

@@ -132,9 +132,16 @@ impl<'de> DecodeField<'de> for Cow<'de, [u8]> {
 }
 
 impl<'de, const N: usize> DecodeField<'de> for [u8; N] {
+    #[inline]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        <[u8; N]>::try_from(bytes.as_slice()).map_err(|_| {
-            Error::invalid("[u8; N]", format!("expected exactly {N} bytes, the field has {}", bytes.len()))
-        })
+        match <[u8; N]>::try_from(bytes.as_slice()) {
+            Ok(array) => Ok(array),
+            Err(_) => Err(wrong_length(N, bytes.len())),
+        }
     }
+}
+
+#[cold]
+fn wrong_length(want: usize, got: usize) -> Error {
+    Error::invalid("[u8; N]", format!("expected exactly {want} bytes, the field has {got}"))
 }

@@ -5,6 +5,7 @@ use crate::field::int::{decode_i64, encode_i64};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 
 /// Maps a float to an `i64` that orders like [`f64::total_cmp`], with both zeros at `0`.
+#[inline]
 fn f64_to_ordered(x: f64) -> i64 {
     let bits = x.to_bits().cast_signed();
     // Negative floats order backwards by their bits; reflecting them below zero fixes that
@@ -12,6 +13,7 @@ fn f64_to_ordered(x: f64) -> i64 {
     if bits < 0 { i64::MIN.wrapping_sub(bits) } else { bits }
 }
 
+#[inline]
 fn ordered_to_f64(value: i64) -> Result<f64> {
     if value == i64::MIN {
         // The reflection above never produces i64::MIN: it would mean a second -0.0.
@@ -50,6 +52,7 @@ fn narrow(y: f64) -> Option<f32> {
 }
 
 impl EncodeField for f64 {
+    #[inline]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         let (buf, start) = encode_i64(f64_to_ordered(*self));
         out.write(&buf[start..]);
@@ -58,6 +61,7 @@ impl EncodeField for f64 {
 }
 
 impl<'de> DecodeField<'de> for f64 {
+    #[inline(always)]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         ordered_to_f64(decode_i64(bytes.as_slice())?)
     }

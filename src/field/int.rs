@@ -231,7 +231,14 @@ impl EncodeField for bool {
 }
 
 impl<'de> DecodeField<'de> for bool {
+    #[inline(always)]
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        // The two canonical encodings first; anything else gets the integer decoder's error.
+        match bytes.as_slice() {
+            [0x80] => return Ok(false),
+            [0x81] => return Ok(true),
+            _ => {}
+        }
         match decode_i64(bytes.as_slice())? {
             0 => Ok(false),
             1 => Ok(true),
