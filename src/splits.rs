@@ -612,14 +612,20 @@ impl Splits {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`] naming the first point that is not UTF-8: Terraform strings
-    /// are Unicode text, and the provider writes their UTF-8 bytes.
+    /// [`Error::InvalidArgument`] naming the first point that is not UTF-8 (Terraform strings
+    /// are Unicode text, and the provider writes their UTF-8 bytes), or that holds a character
+    /// Unicode normalization could touch: Terraform turns every string into NFC, so a combining
+    /// accent, a Hangul jamo or a compatibility character could reach Bigtable as other bytes.
+    /// Characters below U+0300 and the emoji and symbol blocks pass; the Admin API's JSON
+    /// carries any other point as it is.
     ///
     /// ```
     /// use rowkey::splits::Splits;
     ///
     /// assert_eq!(Splits::new(["01#", "${x}"]).to_terraform()?, r#"split_keys = ["$${x}", "01#"]"#);
     /// assert!(Splits::new([b"\x81".as_slice()]).to_terraform().is_err());
+    /// // `e` and a combining acute accent: NFC would make it the one character `é`.
+    /// assert!(Splits::new(["e\u{301}"]).to_terraform().is_err());
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn to_terraform(&self) -> Result<String> {
@@ -634,6 +640,17 @@ impl Splits {
                     ),
                 ));
             };
+            if let Some(c) = text.chars().find(|&c| !keeps_nfc(c)) {
+                return Err(Error::argument(
+                    "splits",
+                    format!(
+                        "split {i} ({point}) holds {c:?} (U+{:04X}); Terraform normalizes strings to Unicode \
+                         NFC, which can change such a key's bytes; create the table with the Admin API's \
+                         JSON or the HBase shell form",
+                        u32::from(c)
+                    ),
+                ));
+            }
             if i > 0 {
                 out.push_str(", ");
             }
@@ -662,4 +679,11 @@ impl Splits {
         out.push(']');
         Ok(out)
     }
+}
+
+/// Whether NFC leaves `c` as it is wherever it stands: nothing below U+0300 decomposes or
+/// combines with what precedes it, nor does anything in the emoji and pictograph blocks.
+/// Everything else is refused rather than looked up in Unicode's tables.
+fn keeps_nfc(c: char) -> bool {
+    u32::from(c) < 0x300 || ('\u{1F000}'..='\u{1FAFF}').contains(&c)
 }

@@ -349,6 +349,11 @@ fn terraform_reads_the_split_keys_as_the_points() {
     }
     let err = awkward().to_terraform().unwrap_err().to_string();
     assert!(err.contains("is not UTF-8"), "{err}");
+    // Terraform would turn these into other bytes (NFC): `é` composed, `Å`, a Hangul syllable.
+    for point in ["e\u{301}", "\u{212b}", "\u{1100}\u{1161}"] {
+        let err = Splits::new([point]).to_terraform().unwrap_err().to_string();
+        assert!(err.contains("NFC"), "{point:?}: {err}");
+    }
 }
 
 #[test]
