@@ -100,6 +100,38 @@ pub async fn load(emulator: &Emulator, direct: &BigTableConnection) {
     let unpaged = table.clone().with_config(Config::default().merge_page_rows(None));
     streamed(&unpaged, &buckets, &salt, n, "one request a bucket").await;
     streamed(&table, &buckets, &salt, n, "pages of 1,000 rows (the default)").await;
+    public_merged(&table, &buckets, &salt, n).await;
+}
+
+/// The same read through `Table::stream_merged` itself, as a caller writes it: every row once
+/// in merge order, the first long before the last, and the heap bound of a paged read.
+async fn public_merged(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize) {
+    let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
+    let base = heap::reset_peak();
+    let started = Instant::now();
+    let mut merged = table.stream_merged(buckets.iter().cloned(), &ReadOptions::new(), unsalt);
+    let mut first_after = None;
+    let mut count = 0;
+    let mut previous: Option<Reading> = None;
+    while let Some(row) = merged.next().await {
+        let row = row.expect("a merged row");
+        first_after.get_or_insert_with(|| started.elapsed());
+        let reading = unsalt(&row);
+        assert!(previous.as_ref().is_none_or(|p| *p < reading), "row {} out of merge order", row.key);
+        previous = Some(reading);
+        count += 1;
+    }
+    let took = started.elapsed();
+    let heap = heap::peak() - base;
+    let first_after = first_after.expect("at least one row");
+    eprintln!(
+        "load: Table::stream_merged over 16 buckets: {}, first row after {first_after:.2?}, peak heap {:.1} MiB",
+        per_sec(count, took),
+        mib(heap)
+    );
+    assert_eq!(count, n, "every row once");
+    assert!(first_after < took / 4, "the first row came late: after {first_after:?} of {took:?}");
+    assert!(heap < STREAMED_HEAP_BOUND, "stream_merged of {n} rows held {:.1} MiB", mib(heap));
 }
 
 /// Reads every bucket merged as a stream, as `stream_merged` does (each bucket in pages of
