@@ -11,8 +11,11 @@ use crate::key_buf::{INLINE, KeyBuf};
 
 /// How many bytes a [`Key`] holds before it moves to the heap.
 ///
-/// 62 keeps `size_of::<Key>()` at 64 bytes, one cache line, while covering the composite keys
-/// most schemas use (a device key of type, hex id and timestamp is about 25 bytes).
+/// 78 makes `size_of::<Key>()` 80 bytes and covers the composite keys most schemas use: a
+/// device key of type, hex id and timestamp is about 25 bytes; one of a name, four numbers
+/// and 16 random bytes about 65, which at 62 spilled to the heap, so that every later piece
+/// written went through a library `memcpy` (a seventh of that key's encoding). Keys are
+/// moved by value less often than they are built, so the wider buffer pays for itself.
 pub const INLINE_CAPACITY: usize = INLINE;
 
 /// An owned row key: the raw bytes a store sorts by.
@@ -496,8 +499,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stays_within_one_cache_line() {
-        assert!(size_of::<Key>() <= 64, "Key is {} bytes", size_of::<Key>());
+    fn holds_the_inline_capacity_and_little_else() {
+        assert_eq!(size_of::<Key>(), INLINE_CAPACITY + 2, "Key is {} bytes", size_of::<Key>());
     }
 
     #[test]

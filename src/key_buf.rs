@@ -5,8 +5,9 @@
 //! 16 bytes is checked for `00` and copied with a couple of fixed-size word moves, which is
 //! what keeps encoding near a hand-written loop.
 
-/// Bytes held without a heap allocation: 62 keeps the whole buffer at 64 bytes.
-pub(crate) const INLINE: usize = 62;
+/// Bytes held without a heap allocation: 78 keeps the whole buffer at 80 bytes (see
+/// [`INLINE_CAPACITY`](crate::key::INLINE_CAPACITY) for why).
+pub(crate) const INLINE: usize = 78;
 
 #[derive(Clone)]
 pub(crate) enum KeyBuf {

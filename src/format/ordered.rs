@@ -132,8 +132,8 @@ impl Sink for Separated<'_> {
 
     #[inline]
     fn write_byte(&mut self, byte: u8) {
-        self.start();
-        Ascending(self.out).write_byte(byte);
+        // With its pending separator in one append, as a longer field is written.
+        self.write(std::slice::from_ref(&byte));
     }
 }
 
