@@ -386,10 +386,7 @@ impl<'de> OrderedReader<'de> {
     fn read<T: DecodeField<'de> + EncodeField>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next_field;
         if index >= self.fields {
-            return Err(Error::argument(
-                "field",
-                format!("the reader was made for {} fields; read no more", self.fields),
-            ));
+            return Err(too_many_fields(self.fields));
         }
         self.next_field += 1;
         let start = self.pos;
@@ -397,6 +394,20 @@ impl<'de> OrderedReader<'de> {
         let bytes = if T::DESCENDING { self.take::<true>(last) } else { self.take::<false>(last) };
         let located = |e: Error| e.in_field(index, name, start);
         T::decode_field(bytes.map_err(located)?).map_err(located)
+    }
+
+    /// The next field's bytes for serde's key source, whose reader takes any number of fields
+    /// (so none is the last, and there is no count to check): the path of
+    /// [`field`](Self::field) without the count, which kept it from inlining there.
+    #[cfg(feature = "serde")]
+    #[inline(always)]
+    pub(crate) fn raw_field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
+        debug_assert_eq!(self.fields, usize::MAX);
+        let index = self.next_field;
+        self.next_field += 1;
+        let start = self.pos;
+        let bytes = if desc { self.take::<true>(false) } else { self.take::<false>(false) };
+        bytes.map_err(|e| e.in_field(index, name, start))
     }
 
     /// Checks that the whole key was read.
@@ -711,6 +722,13 @@ fn unescape<const DESC: bool>(body: &[u8]) -> FieldBytes<'static> {
         }
     }
     FieldBytes::owned(out)
+}
+
+/// A read past the fields the reader was made for.
+#[cold]
+#[inline(never)]
+fn too_many_fields(fields: usize) -> Error {
+    Error::argument("field", format!("the reader was made for {fields} fields; read no more"))
 }
 
 fn empty_key() -> Error {

@@ -9,7 +9,7 @@
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use crate::error::{Error, Location, Result};
-use crate::field::{DecodeField, Desc, EncodeField, FieldBytes, Sink};
+use crate::field::FieldBytes;
 use crate::format::OrderedReader;
 
 use super::de_field::FieldDe;
@@ -31,23 +31,6 @@ pub(super) trait Source<'de> {
     fn encoded(&self) -> &[u8];
     /// Checks that the source was a whole key: no bytes left, no separator at the end.
     fn finish(&mut self) -> Result<()>;
-}
-
-/// Captures a field's bytes as the reader cut them out.
-struct Raw<'x>(FieldBytes<'x>);
-
-impl<'x> DecodeField<'x> for Raw<'x> {
-    #[inline]
-    fn decode_field(bytes: FieldBytes<'x>) -> Result<Self> {
-        Ok(Raw(bytes))
-    }
-}
-
-impl EncodeField for Raw<'_> {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.0.as_slice());
-        Ok(())
-    }
 }
 
 /// The fields of ordered bytes, borrowed for `'x`.
@@ -80,12 +63,7 @@ impl<'x> KeySource<'x> {
         let start = self.reader.position();
         self.last_start = start;
         self.next += 1;
-        let bytes = match (desc, name) {
-            (false, None) => self.reader.field::<Raw<'x>>()?.0,
-            (false, Some(name)) => self.reader.named_field::<Raw<'x>>(name)?.0,
-            (true, None) => self.reader.field::<Desc<Raw<'x>>>()?.0.0,
-            (true, Some(name)) => self.reader.named_field::<Desc<Raw<'x>>>(name)?.0.0,
-        };
+        let bytes = self.reader.raw_field(desc, name)?;
         self.ends_in_separator = self.reader.after_separator();
         self.terminated = desc || self.ends_in_separator;
         Ok(bytes)
