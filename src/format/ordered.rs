@@ -438,8 +438,8 @@ impl<'de> OrderedReader<'de> {
         // Most fields are ascending and hold no `00`: the field is everything up to the first
         // `00 01` (or the end of the key), borrowed as it is. Such a field does not start with
         // `00`, so it is not the empty-field marker either, which is checked only after.
-        // Next most common is a field whose one `00` leads it (a negative 9- or 10-byte
-        // integer); anything else takes the general path, which starts over.
+        // Anything else takes the general path, which starts over (and first tries the next
+        // most common shape: a field whose one `00` leads it, a negative 9- or 10-byte integer).
         if !DESC {
             match find_byte(rest, 0) {
                 None => {
@@ -459,13 +459,6 @@ impl<'de> OrderedReader<'de> {
         if rest.len() >= 2 && rest[0] ^ flip == 0 && rest[1] ^ flip == 0 {
             return self.take_empty::<DESC>(last);
         }
-        if !DESC
-            && rest.len() >= 2
-            && rest[..2] == [0, ESCAPED_NUL]
-            && let Some(bytes) = self.take_leading_nul(last)
-        {
-            return Ok(bytes);
-        }
         self.take_general::<DESC>(last)
     }
 
@@ -474,7 +467,7 @@ impl<'de> OrderedReader<'de> {
     /// one. Its bytes are the `00` and what follows the escape, copied inline in one move;
     /// `None` sends anything else (another escape, a framing error, a long field) to the
     /// general path, which starts over.
-    #[inline(never)]
+    #[inline]
     fn take_leading_nul(&mut self, last: bool) -> Option<FieldBytes<'de>> {
         let base = self.pos;
         let tail = &self.bytes[base + 2..];
@@ -504,6 +497,14 @@ impl<'de> OrderedReader<'de> {
         let flip = if DESC { 0xff } else { 0x00 };
         let base = self.pos;
         let rest = &self.bytes[base..];
+        // Checked here rather than in `take`, whose inlined fast path it slowed for every key.
+        if !DESC
+            && rest.len() >= 2
+            && rest[..2] == [0, ESCAPED_NUL]
+            && let Some(bytes) = self.take_leading_nul(last)
+        {
+            return Ok(bytes);
+        }
         let mut escaped = false;
         let mut from = 0;
         let end = loop {
