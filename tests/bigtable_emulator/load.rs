@@ -108,22 +108,9 @@ pub async fn load(emulator: &Emulator, direct: &BigTableConnection) {
 async fn public_merged(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize) {
     let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
     let base = heap::reset_peak();
-    let started = Instant::now();
-    let mut merged = table.stream_merged(buckets.iter().cloned(), &ReadOptions::new(), unsalt);
-    let mut first_after = None;
-    let mut count = 0;
-    let mut previous: Option<Reading> = None;
-    while let Some(row) = merged.next().await {
-        let row = row.expect("a merged row");
-        first_after.get_or_insert_with(|| started.elapsed());
-        let reading = unsalt(&row);
-        assert!(previous.as_ref().is_none_or(|p| *p < reading), "row {} out of merge order", row.key);
-        previous = Some(reading);
-        count += 1;
-    }
-    let took = started.elapsed();
+    let merged = table.stream_merged(buckets.iter().cloned(), &ReadOptions::new(), unsalt);
+    let (count, (first_after, ()), took) = drain(merged, salt, || ()).await;
     let heap = heap::peak() - base;
-    let first_after = first_after.expect("at least one row");
     eprintln!(
         "load: Table::stream_merged over 16 buckets: {}, first row after {first_after:.2?}, peak heap {:.1} MiB",
         per_sec(count, took),
@@ -151,24 +138,9 @@ async fn streamed(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize, h
         })
         .collect();
     let base = heap::reset_peak();
-    let started = Instant::now();
-    let mut merged = MergedRows::new(streams, unsalt);
-    let mut first = None;
-    let mut count = 0;
-    let mut previous: Option<Reading> = None;
-    while let Some(row) = merged.next().await {
-        let row = row.expect("a merged row");
-        if first.is_none() {
-            first = Some((started.elapsed(), ended.load(Ordering::SeqCst)));
-        }
-        let reading = unsalt(&row);
-        assert!(previous.as_ref().is_none_or(|p| *p < reading), "row {} out of merge order", row.key);
-        previous = Some(reading);
-        count += 1;
-    }
-    let took = started.elapsed();
+    let merged = MergedRows::new(streams, unsalt);
+    let (count, (first_after, ended_at_first), took) = drain(merged, salt, || ended.load(Ordering::SeqCst)).await;
     let heap = heap::peak() - base;
-    let (first_after, ended_at_first) = first.expect("at least one row");
     eprintln!(
         "load: merged read of 16 buckets, streamed, {how}: {}, first row after {first_after:.2?} with {ended_at_first} \
          of 16 buckets ended, peak heap {:.1} MiB",
@@ -184,6 +156,32 @@ async fn streamed(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize, h
         mib(heap),
         mib(STREAMED_HEAP_BOUND)
     );
+}
+
+/// Reads a merged stream (which sends nothing before it is polled) to its end, checking the
+/// merge order: the rows read, when the first came with what `at_first` said then, and the
+/// time it all took.
+async fn drain<T>(
+    mut merged: MergedRows<'_>,
+    salt: &Salt,
+    at_first: impl FnOnce() -> T,
+) -> (usize, (Duration, T), Duration) {
+    let started = Instant::now();
+    let mut at_first = Some(at_first);
+    let mut first = None;
+    let mut count = 0;
+    let mut previous: Option<Reading> = None;
+    while let Some(row) = merged.next().await {
+        let row = row.expect("a merged row");
+        if let Some(at_first) = at_first.take() {
+            first = Some((started.elapsed(), at_first()));
+        }
+        let reading = salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
+        assert!(previous.as_ref().is_none_or(|p| *p < reading), "row {} out of merge order", row.key);
+        previous = Some(reading);
+        count += 1;
+    }
+    (count, first.expect("at least one row"), started.elapsed())
 }
 
 #[allow(clippy::cast_precision_loss)]
