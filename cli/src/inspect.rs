@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
+use rowkey::schema::{Inspection, KeyField, Transform, Value};
 
 use crate::{Failure, input};
 
@@ -14,7 +15,8 @@ const MAX_STATUS: usize = 125;
 #[command(after_help = "Examples:
   rowkey inspect --schema reading.json '01#phone#4c410523#9223370448563575807'
   cbt read readings count=10 | rowkey inspect --schema reading.json
-  rowkey inspect --schema reading.json --from hex --json 3031237068...")]
+  rowkey inspect --schema reading.json --from hex --json 3031237068...
+  rowkey inspect --schema reading.json --time-unit ms '01#phone#4c410523#9223370448563575807'")]
 pub struct Args {
     /// The schema file: rowkey's (`T::SCHEMA.to_json()`) or a Bigtable row key schema (a
     /// table's `rowKeySchema`, or the table as `gcloud bigtable tables describe --format=json`
@@ -27,6 +29,11 @@ pub struct Args {
     /// One JSON object a line: the key and its fields as text.
     #[arg(long)]
     json: bool,
+    /// Read `reverse`d integer fields (`i64::MAX - ts`) as times since the epoch in this unit,
+    /// and print each as a UTC time beside its value (under "times" with `--json`). The schema
+    /// holds such a field as an integer, which has no unit of its own.
+    #[arg(long, value_name = "s|ms|us|ns")]
+    time_unit: Option<TimeUnit>,
     /// The keys; without any, one a line from standard input, or `cbt read` output.
     keys: Vec<String>,
 }
@@ -43,7 +50,31 @@ pub fn run(args: Args) -> Result<u8, Failure> {
                     .iter()
                     .map(|f| format!("{}: {}", json_string(f.name()), json_string(&f.value_text())))
                     .collect();
-                println!("{{\"key\": {}, \"fields\": {{{}}}}}", json_string(&text), fields.join(", "));
+                let times: Vec<String> = times(&inspection, args.time_unit)
+                    .map(|(name, time)| format!("{}: {}", json_string(name), json_string(&time)))
+                    .collect();
+                let times = if args.time_unit.is_some() {
+                    format!(", \"times\": {{{}}}", times.join(", "))
+                } else {
+                    String::new()
+                };
+                println!("{{\"key\": {}, \"fields\": {{{}}}{times}}}", json_string(&text), fields.join(", "));
+            }
+            Ok(inspection) if args.time_unit.is_some() => {
+                let times: Vec<(&str, String)> = times(&inspection, args.time_unit).collect();
+                let fields: Vec<String> = inspection
+                    .fields()
+                    .iter()
+                    .map(|f| match times.iter().find(|(name, _)| *name == f.name()) {
+                        // `name=value (reversed)` becomes `name=value (reversed, time)`.
+                        Some((_, time)) => {
+                            let shown = f.to_string();
+                            format!("{}, {time})", shown.strip_suffix(')').unwrap_or(&shown))
+                        }
+                        None => f.to_string(),
+                    })
+                    .collect();
+                println!("{}", fields.join(" "));
             }
             Ok(inspection) => println!("{inspection}"),
             Err(e) => {
@@ -56,6 +87,46 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         }
     }
     Ok(u8::try_from(failed.min(MAX_STATUS)).unwrap_or(u8::MAX))
+}
+
+/// The unit of `--time-unit`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum TimeUnit {
+    S,
+    Ms,
+    Us,
+    Ns,
+}
+
+impl TimeUnit {
+    fn nanos(self) -> i128 {
+        match self {
+            TimeUnit::S => 1_000_000_000,
+            TimeUnit::Ms => 1_000_000,
+            TimeUnit::Us => 1_000,
+            TimeUnit::Ns => 1,
+        }
+    }
+}
+
+/// The reversed integer fields of `inspection` as UTC times in `unit`, by field name.
+fn times(inspection: &Inspection, unit: Option<TimeUnit>) -> impl Iterator<Item = (&'static str, String)> + '_ {
+    inspection.fields().iter().filter_map(move |field| {
+        let unit = unit?;
+        let (KeyField::Value(schema), Value::Int(n)) = (field.key_field(), field.value()) else { return None };
+        if !matches!(schema.transform, Transform::Reverse { .. }) {
+            return None;
+        }
+        // RFC 3339 has years 0000 to 9999; an integer outside them was no time in this unit.
+        const SECONDS: std::ops::RangeInclusive<i128> = -62_167_219_200..=253_402_300_799;
+        let time = match n.checked_mul(unit.nanos()) {
+            Some(nanos) if SECONDS.contains(&nanos.div_euclid(1_000_000_000)) => {
+                Value::TimestampNanos(nanos).to_string()
+            }
+            _ => "not a time in this unit".to_owned(),
+        };
+        Some((field.name(), time))
+    })
 }
 
 /// `text` as a JSON string.

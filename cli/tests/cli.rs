@@ -688,3 +688,58 @@ fn the_readmes_shell_examples_print_what_it_shows() {
         assert!(checked.contains(&subcommand.to_owned()), "no `rowkey {subcommand}` with its output in the README");
     }
 }
+
+#[test]
+fn inspect_reads_reversed_integers_as_times_in_the_unit_given() {
+    let schema = schema_file::<Reading>();
+    let cases = [
+        (1_588_291_200_000i64, "ms"),
+        (1_588_291_200_123, "ms"),
+        // `reverse` takes values from 0 up: the epoch, and the last instant jiff takes (late in 9999).
+        (1, "ms"),
+        (253_402_207_200_000, "ms"),
+        (1_588_291_200, "s"),
+        (1_588_291_200_000_001, "us"),
+        (1_588_291_200_000_000_007, "ns"),
+        (0, "ns"),
+    ];
+    for (ts, unit) in cases {
+        let reading = Reading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: ts };
+        let key = KeyForm::Hex.format(&reading.to_key().unwrap());
+        // jiff's RFC 3339 is the reference.
+        let want = match unit {
+            "s" => jiff::Timestamp::from_second(ts),
+            "ms" => jiff::Timestamp::from_millisecond(ts),
+            "us" => jiff::Timestamp::from_microsecond(ts),
+            _ => jiff::Timestamp::from_nanosecond(i128::from(ts)),
+        }
+        .unwrap()
+        .to_string();
+        let run = |json: bool| {
+            let mut command = rowkey();
+            command.args(["inspect", "--from", "hex", "--time-unit", unit, "--schema"]).arg(&schema).arg(&key);
+            if json {
+                command.arg("--json");
+            }
+            let output = command.output().unwrap();
+            assert!(output.status.success(), "{ts} {unit}: {}", String::from_utf8_lossy(&output.stderr));
+            String::from_utf8(output.stdout).unwrap()
+        };
+        let plain = Reading::SCHEMA.inspect(&reading.to_key().unwrap()).unwrap().to_string();
+        let expected = format!("{}, {want})\n", plain.strip_suffix(')').unwrap());
+        assert_eq!(run(false), expected, "{ts} {unit}");
+        let json: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+        assert_eq!(json["times"]["ts_millis"], want.as_str(), "{ts} {unit}");
+        assert_eq!(json["fields"]["ts_millis"], ts.to_string().as_str(), "{ts} {unit}");
+    }
+    // An integer that is no time in the unit is said to be none, not printed as a wrong one.
+    let reading = Reading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: i64::MAX / 2 };
+    let key = KeyForm::Hex.format(&reading.to_key().unwrap());
+    let output = rowkey()
+        .args(["inspect", "--from", "hex", "--time-unit", "s", "--schema"])
+        .arg(&schema)
+        .arg(&key)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(output.stdout).unwrap().ends_with("(reversed, not a time in this unit)\n"));
+}
