@@ -245,7 +245,13 @@ pub async fn ordered(table: &Table) -> Summary {
 
     for i in 0..100 {
         let ranges: KeyRanges = (0..=rng.below(3)).map(|_| raw_range(&mut rng, &keys)).collect();
-        let limit = (i % 4 == 0).then(|| rng.below(12));
+        // Small limits, and large ones that a read through the fault proxy is often cut inside
+        // of, so that its resumed request must ask for the rest of the limit only.
+        let limit = match i % 4 {
+            0 => Some(rng.below(12)),
+            1 => Some(50 + rng.below(500)),
+            _ => None,
+        };
         let options = limit.map_or_else(ReadOptions::new, |n| ReadOptions::new().limit(n as u64));
         let mut want: Vec<&Key> = keys.iter().filter(|key| ranges.contains(key)).collect();
         want.truncate(limit.unwrap_or(usize::MAX));
