@@ -3,12 +3,10 @@
 //! store's form of a list reads back as the same bytes.
 
 mod common;
-#[path = "../cli/tests/support/hcl.rs"]
-mod hcl;
 
+use common::hcl::hcl_strings;
 use common::keys::{EventById, EveryField, EveryText, HexReading, Monitor, OrderedReading, Reading, TenantReading};
 use common::{DeviceEvent, DeviceEventText, Md5Name, Md5NameOrdered};
-use hcl::hcl_strings;
 
 use rowkey::key_text::KeyForm;
 use rowkey::salt::farm_fingerprint;

@@ -4,8 +4,6 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
-#[path = "support/hcl.rs"]
-mod hcl;
 
 use std::path::PathBuf;
 
@@ -186,7 +184,8 @@ fn splits_print_the_planners_points_for_each_store() {
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let printed = String::from_utf8(output.stdout).unwrap();
         let list = printed.strip_prefix("split_keys = ").and_then(|s| s.strip_suffix('\n')).expect(&printed);
-        let points: Vec<Vec<u8>> = hcl::hcl_strings(list).unwrap().into_iter().map(String::into_bytes).collect();
+        let points: Vec<Vec<u8>> =
+            common::hcl::hcl_strings(list).unwrap().into_iter().map(String::into_bytes).collect();
         assert_eq!(points, planned.points(), "{printed}");
     }
     // A binary key's points are no cbt argument: one line says why and what to use.
