@@ -714,31 +714,28 @@ fn inspect_reads_reversed_integers_as_times_in_the_unit_given() {
         }
         .unwrap()
         .to_string();
-        let run = |json: bool| {
-            let mut command = rowkey();
-            command.args(["inspect", "--from", "hex", "--time-unit", unit, "--schema"]).arg(&schema).arg(&key);
-            if json {
-                command.arg("--json");
-            }
-            let output = command.output().unwrap();
-            assert!(output.status.success(), "{ts} {unit}: {}", String::from_utf8_lossy(&output.stderr));
-            String::from_utf8(output.stdout).unwrap()
-        };
         let plain = Reading::SCHEMA.inspect(&reading.to_key().unwrap()).unwrap().to_string();
         let expected = format!("{}, {want})\n", plain.strip_suffix(')').unwrap());
-        assert_eq!(run(false), expected, "{ts} {unit}");
-        let json: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+        assert_eq!(inspect_in(unit, &schema, &key, &[]), expected, "{ts} {unit}");
+        let json: serde_json::Value = serde_json::from_str(&inspect_in(unit, &schema, &key, &["--json"])).unwrap();
         assert_eq!(json["times"]["ts_millis"], want.as_str(), "{ts} {unit}");
         assert_eq!(json["fields"]["ts_millis"], ts.to_string().as_str(), "{ts} {unit}");
     }
     // An integer that is no time in the unit is said to be none, not printed as a wrong one.
     let reading = Reading { device_type: "phone".into(), device_id: "4c410523".into(), ts_millis: i64::MAX / 2 };
     let key = KeyForm::Hex.format(&reading.to_key().unwrap());
+    assert!(inspect_in("s", &schema, &key, &[]).ends_with("(reversed, not a time in this unit)\n"));
+}
+
+/// What `rowkey inspect --time-unit unit` prints for one hex key, which must match.
+fn inspect_in(unit: &str, schema: &PathBuf, key: &str, more: &[&str]) -> String {
     let output = rowkey()
-        .args(["inspect", "--from", "hex", "--time-unit", "s", "--schema"])
-        .arg(&schema)
-        .arg(&key)
+        .args(["inspect", "--from", "hex", "--time-unit", unit, "--schema"])
+        .arg(schema)
+        .arg(key)
+        .args(more)
         .output()
         .unwrap();
-    assert!(String::from_utf8(output.stdout).unwrap().ends_with("(reversed, not a time in this unit)\n"));
+    assert!(output.status.success(), "{key} in {unit}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
 }
