@@ -8,7 +8,8 @@
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
-use crate::error::{Error, Location, Result};
+use super::boxed_error::{BoxedError, Result};
+use crate::error::{Error, Location};
 use crate::field::FieldBytes;
 use crate::format::OrderedReader;
 
@@ -82,7 +83,8 @@ impl<'x> KeySource<'x> {
                 at: Location::at(self.bytes.len() - 2),
                 detail: "the key ends in a separator, but the last field is written without one \
                          and empty trailing fields are dropped",
-            });
+            }
+            .into());
         }
         Ok(())
     }
@@ -203,12 +205,13 @@ impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
 
     /// Locates an error in the value of the field read last.
     #[cold]
-    fn in_last(&self, err: Error) -> Error {
-        relocate(err, self.src.last(self.name))
+    fn in_last(&self, err: BoxedError) -> BoxedError {
+        err.relocated(self.src.last(self.name))
     }
 
-    fn fail(&self, err: Error) -> Error {
-        relocate(err, self.src.here(self.name))
+    #[cold]
+    fn fail(&self, err: Error) -> BoxedError {
+        relocate(err, self.src.here(self.name)).into()
     }
 
     /// Entering anything but a scalar; returns the depth inside.
@@ -243,7 +246,7 @@ macro_rules! one_field {
 }
 
 impl<'de, S: Source<'de> + ?Sized> de::Deserializer<'de> for &mut FlatDe<'_, S> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn is_human_readable(&self) -> bool {
         false
@@ -344,15 +347,12 @@ impl<'a, 's, S: ?Sized> FlatAccess<'a, 's, S> {
     pub(super) fn new(de: &'a mut FlatDe<'s, S>, len: usize, names: Option<&'static [&'static str]>) -> Self {
         FlatAccess { de, left: len, names, index: 0 }
     }
-}
 
-impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for FlatAccess<'_, '_, S> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    /// Moves to the next element, if there is one.
+    #[inline(always)]
+    fn advance(&mut self) -> bool {
         if self.left == 0 {
-            return Ok(None);
+            return false;
         }
         self.left -= 1;
         // A tuple's elements keep the name of the field that holds the tuple.
@@ -360,7 +360,29 @@ impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for FlatAccess<'_, '_, S> 
             self.de.name = names.get(self.index).copied();
         }
         self.index += 1;
+        true
+    }
+}
+
+impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for FlatAccess<'_, '_, S> {
+    type Error = BoxedError;
+
+    #[inline(always)]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !self.advance() {
+            return Ok(None);
+        }
         seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    // serde's default passes a `PhantomData` seed whose `deserialize` the compiler kept out
+    // of line: a call, a prologue and an epilogue per field.
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        if !self.advance() {
+            return Ok(None);
+        }
+        T::deserialize(&mut *self.de).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -374,19 +396,19 @@ struct FlatEnum<'a, 's, S: ?Sized> {
 }
 
 impl<'de, S: Source<'de> + ?Sized> de::EnumAccess<'de> for FlatEnum<'_, '_, S> {
-    type Error = Error;
+    type Error = BoxedError;
     type Variant = Self;
 
     fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
         let field = self.de.field()?;
         let index = field.variant_index().map_err(|e| self.de.in_last(e))?;
-        let value = seed.deserialize(index.into_deserializer()).map_err(|e: Error| self.de.in_last(e))?;
+        let value = seed.deserialize(index.into_deserializer()).map_err(|e: Error| self.de.in_last(e.into()))?;
         Ok((value, self))
     }
 }
 
 impl<'de, S: Source<'de> + ?Sized> de::VariantAccess<'de> for FlatEnum<'_, '_, S> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn unit_variant(self) -> Result<()> {
         Ok(())

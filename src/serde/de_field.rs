@@ -7,7 +7,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::de::value::SeqDeserializer;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
-use crate::error::{Error, Location, Result};
+use super::boxed_error::{BoxedError, Result};
+use crate::error::{Error, Location};
 use crate::field::int::decode_i64;
 use crate::field::{DecodeField, FieldBytes};
 use crate::format::ordered::EMPTY_FIELD;
@@ -52,18 +53,19 @@ impl<'de> FieldDe<'de> {
 
     fn enter(&self, found: &str) -> Result<u16> {
         self.transform.check_decode(found)?;
-        deeper(self.depth)
+        Ok(deeper(self.depth)?)
     }
 
     fn scalar<T: DecodeField<'de>>(self, found: &str) -> Result<T> {
         self.transform.check_decode(found)?;
-        T::decode_field(self.bytes)
+        Ok(T::decode_field(self.bytes)?)
     }
 
     /// A key field holding a variant index.
     pub(super) fn variant_index(self) -> Result<u32> {
         let wide = decode_i64(self.bytes.as_slice())?;
-        u32::try_from(wide).map_err(|_| Error::invalid("variant index", format!("{wide} is not a variant index")))
+        Ok(u32::try_from(wide)
+            .map_err(|_| Error::invalid("variant index", format!("{wide} is not a variant index")))?)
     }
 
     /// An enum inside a field: its index's int64 bytes (they end themselves), then the rest.
@@ -73,7 +75,7 @@ impl<'de> FieldDe<'de> {
         // leading ones count its bytes, at most 5.
         let len = slice.first().map_or(0, |b| b.leading_ones() as usize);
         if !(1..=5).contains(&len) || slice.len() < len {
-            return Err(Error::invalid("enum", "the field does not start with a variant index"));
+            return Err(Error::invalid("enum", "the field does not start with a variant index").into());
         }
         let wide = decode_i64(&slice[..len])?;
         let index =
@@ -92,7 +94,7 @@ macro_rules! ints {
 }
 
 impl<'de> de::Deserializer<'de> for FieldDe<'de> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn is_human_readable(&self) -> bool {
         false
@@ -134,13 +136,13 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
             Transform::None => match self.bytes.as_borrowed() {
                 Some(borrowed) => match crate::field::utf8::to_str(borrowed) {
                     Ok(text) => visitor.visit_borrowed_str(text),
-                    Err(_) => Err(not_utf8(borrowed)),
+                    Err(_) => Err(not_utf8(borrowed).into()),
                 },
                 None => visitor.visit_string(String::decode_field(self.bytes)?),
             },
             Transform::ReversedDomain => visitor.visit_string(ReversedDomain::<String>::decode_field(self.bytes)?.0),
             Transform::ReversedUrl => visitor.visit_string(ReversedUrl::<String>::decode_field(self.bytes)?.0),
-            t => Err(t.decode_error("a string")),
+            t => Err(t.decode_error("a string").into()),
         }
     }
 
@@ -175,7 +177,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.transform.check_decode("()")?;
         if !self.bytes.is_empty() {
-            return Err(Error::invalid("()", "a unit value has no bytes, but the field has some"));
+            return Err(Error::invalid("()", "a unit value has no bytes, but the field has some").into());
         }
         visitor.visit_unit()
     }
@@ -190,7 +192,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
                 let depth = deeper(self.depth)?;
                 visitor.visit_newtype_struct(FieldDe { depth, ..self })
             }
-            Some(Marker::Desc) => Err(Error::invalid("Desc", DESC_PLACE)),
+            Some(Marker::Desc) => Err(Error::invalid("Desc", DESC_PLACE).into()),
             Some(Marker::Transform(t)) => {
                 let depth = self.enter(t.wrapper())?;
                 visitor.visit_newtype_struct(FieldDe { transform: t, depth, ..self })
@@ -255,15 +257,15 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-        Err(unsupported(ANY))
+        Err(unsupported(ANY).into())
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-        Err(unsupported(IGNORED))
+        Err(unsupported(IGNORED).into())
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-        Err(unsupported(IDENTIFIER))
+        Err(unsupported(IDENTIFIER).into())
     }
 }
 
@@ -276,7 +278,7 @@ fn elements<'de, R>(
     // Elements always end in a separator, so `00 00` (which a key reader takes for "no
     // fields") is no sequence.
     if bytes.as_slice() == EMPTY_FIELD {
-        return Err(Error::NonCanonical { at: Location::UNKNOWN, detail: "a sequence field is never 00 00" });
+        return Err(Error::NonCanonical { at: Location::UNKNOWN, detail: "a sequence field is never 00 00" }.into());
     }
     with_source(bytes, |source| {
         let mut access = Elements { src: source, depth, last_key: None };
@@ -285,7 +287,8 @@ fn elements<'de, R>(
             return Err(Error::Malformed {
                 at: Location::UNKNOWN,
                 detail: "the sequence holds more elements than the type took",
-            });
+            }
+            .into());
         }
         Ok(value)
     })
@@ -306,7 +309,7 @@ impl<'de, S: Source<'de> + ?Sized> Elements<'_, S> {
 }
 
 impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for &mut Elements<'_, S> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.src.at_end() {
@@ -317,7 +320,7 @@ impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for &mut Elements<'_, S> {
 }
 
 impl<'de, S: Source<'de> + ?Sized> de::MapAccess<'de> for &mut Elements<'_, S> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.src.at_end() {
@@ -332,7 +335,8 @@ impl<'de, S: Source<'de> + ?Sized> de::MapAccess<'de> for &mut Elements<'_, S> {
                 return Err(Error::NonCanonical {
                     at: Location::UNKNOWN,
                     detail: "map keys must be in ascending order without duplicates, as the encoder writes them",
-                });
+                }
+                .into());
             }
         }
         self.last_key = Some((start, end));
@@ -341,7 +345,9 @@ impl<'de, S: Source<'de> + ?Sized> de::MapAccess<'de> for &mut Elements<'_, S> {
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
         if self.src.at_end() {
-            return Err(Error::Truncated { at: Location::UNKNOWN, detail: "a map key is not followed by its value" });
+            return Err(
+                Error::Truncated { at: Location::UNKNOWN, detail: "a map key is not followed by its value" }.into()
+            );
         }
         seed.deserialize(self.element())
     }
@@ -363,7 +369,8 @@ impl<'de, S: Source<'de> + ?Sized> ElemDe<'_, S> {
             return Err(Error::Truncated {
                 at: Location::UNKNOWN,
                 detail: "a sequence element ends in a separator (00 01), which is missing",
-            });
+            }
+            .into());
         }
         Ok(FieldDe::new(bytes, Transform::None, self.depth))
     }
@@ -378,7 +385,7 @@ macro_rules! forward {
 }
 
 impl<'de, S: Source<'de> + ?Sized> de::Deserializer<'de> for ElemDe<'_, S> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn is_human_readable(&self) -> bool {
         false
@@ -439,21 +446,21 @@ struct FieldEnum<'de> {
 }
 
 impl<'de> de::EnumAccess<'de> for FieldEnum<'de> {
-    type Error = Error;
+    type Error = BoxedError;
     type Variant = Self;
 
     fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
-        let value = seed.deserialize(self.index.into_deserializer())?;
+        let value = seed.deserialize(self.index.into_deserializer()).map_err(|e: Error| BoxedError::from(e))?;
         Ok((value, self))
     }
 }
 
 impl<'de> de::VariantAccess<'de> for FieldEnum<'de> {
-    type Error = Error;
+    type Error = BoxedError;
 
     fn unit_variant(self) -> Result<()> {
         if !self.rest.is_empty() {
-            return Err(Error::invalid("enum", "bytes follow the index of a variant that holds no data"));
+            return Err(Error::invalid("enum", "bytes follow the index of a variant that holds no data").into());
         }
         Ok(())
     }

@@ -196,6 +196,7 @@
 //! ([above](#sequences-and-maps)), which [`from_key_exact`] covers.
 
 pub mod as_field;
+mod boxed_error;
 mod de;
 mod de_field;
 mod exact;
@@ -215,6 +216,7 @@ pub use exact::from_key_exact;
 use crate::error::{Error, Location, Result};
 use crate::format::OrderedWriter;
 use crate::key::Key;
+use boxed_error::BoxedError;
 
 /// Encodes `value` as a key in the ordered format.
 ///
@@ -285,8 +287,8 @@ pub fn to_key_into<T: Serialize + ?Sized>(value: &T, out: &mut Key) -> Result<()
 /// ```
 pub fn from_key<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     let mut source = de::KeySource::new(bytes);
-    let value = T::deserialize(&mut de::FlatDe::new(&mut source, 0))?;
-    source.finish()?;
+    let value = T::deserialize(&mut de::FlatDe::new(&mut source, 0)).map_err(BoxedError::into_inner)?;
+    source.finish().map_err(BoxedError::into_inner)?;
     Ok(value)
 }
 

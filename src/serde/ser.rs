@@ -282,6 +282,7 @@ impl<'a, 'k> ser::Serializer for FlatSer<'a, 'k> {
         Ok(SeqSer::new(self.target(), depth))
     }
 
+    #[inline]
     fn serialize_struct(mut self, name: &'static str, len: usize) -> Result<Self::SerializeStruct> {
         let depth = self.enter("a struct")?;
         if is_system_time(name, len) {
@@ -319,7 +320,7 @@ pub(super) trait Fields {
 }
 
 impl Fields for &mut OrderedWriter<'_> {
-    #[inline]
+    #[inline(always)]
     fn put_field<T: Serialize + ?Sized>(
         &mut self,
         desc: bool,
@@ -413,7 +414,7 @@ impl<W: Fields> ser::SerializeStruct for Flatten<W> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
         self.w.put_field(self.desc, Some(key), self.depth, value)
     }
@@ -469,7 +470,7 @@ impl<W: Fields> ser::SerializeStruct for StructSer<'_, '_, W> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
         match self {
             StructSer::Fields(fields) => ser::SerializeStruct::serialize_field(fields, key, value),
