@@ -51,22 +51,53 @@ pub(crate) fn has_nul(src: &[u8]) -> bool {
 }
 
 /// The offset of the first byte equal to `target` (`00`, or `ff` in a descending field),
-/// eight bytes at a time.
+/// eight bytes at a time. A tail shorter than a word is checked with one overlapping load
+/// instead of a byte loop: the bytes it re-reads hold no match, and a borrow only flags
+/// bytes above a true match, so the lowest flagged byte is still the first match.
 #[inline]
 pub(crate) fn find_byte(src: &[u8], target: u8) -> Option<usize> {
+    let n = src.len();
+    if n < 8 {
+        return find_in_short(src, target);
+    }
     let spread = u64::from(target) * 0x0101_0101_0101_0101;
-    let mut chunks = src.chunks_exact(8);
+    let flagged = |at: usize| {
+        let w = word(&src[at..]) ^ spread;
+        w.wrapping_sub(0x0101_0101_0101_0101) & !w & 0x8080_8080_8080_8080
+    };
     let mut offset = 0;
-    for chunk in &mut chunks {
-        let w = word(chunk) ^ spread;
-        let found = w.wrapping_sub(0x0101_0101_0101_0101) & !w & 0x8080_8080_8080_8080;
+    while offset + 8 <= n {
+        let found = flagged(offset);
         if found != 0 {
-            // The lowest flagged byte is exact: a borrow only flags bytes above a true match.
             return Some(offset + (found.trailing_zeros() / 8) as usize);
         }
         offset += 8;
     }
-    chunks.remainder().iter().position(|&b| b == target).map(|i| offset + i)
+    if offset < n {
+        let found = flagged(n - 8);
+        if found != 0 {
+            return Some(n - 8 + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    None
+}
+
+/// [`find_byte`] for fewer than eight bytes: two overlapping four-byte loads.
+#[inline(always)]
+fn find_in_short(src: &[u8], target: u8) -> Option<usize> {
+    let n = src.len();
+    if n < 4 {
+        return src.iter().position(|&b| b == target);
+    }
+    let spread = u32::from(target) * 0x0101_0101;
+    for at in [0, n - 4] {
+        let w = half(&src[at..]) ^ spread;
+        let found = w.wrapping_sub(0x0101_0101) & !w & 0x8080_8080;
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    None
 }
 
 /// Copies `src` into `dst` (of equal length) with fixed-size moves for short inputs: two

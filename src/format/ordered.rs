@@ -391,9 +391,21 @@ impl<'de> OrderedReader<'de> {
         self.next_field += 1;
         let start = self.pos;
         let last = index + 1 == self.fields;
-        let bytes = if T::DESCENDING { self.take::<true>(last) } else { self.take::<false>(last) };
         let located = |e: Error| e.in_field(index, name, start);
-        T::decode_field(bytes.map_err(located)?).map_err(located)
+        if !T::DESCENDING
+            && let Some(bytes) = self.take_plain(last)
+        {
+            return T::decode_field(FieldBytes::borrowed(bytes)).map_err(located);
+        }
+        self.read_rest(last).map_err(located)
+    }
+
+    /// [`read`](Self::read) for a field [`take_plain`](Self::take_plain) leaves. Out of
+    /// line, so that the fast path's copy of the decoder is the only one inlined per field.
+    #[inline(never)]
+    fn read_rest<T: DecodeField<'de> + EncodeField>(&mut self, last: bool) -> Result<T> {
+        let bytes = if T::DESCENDING { self.take_rest::<true>(last) } else { self.take_rest::<false>(last) };
+        T::decode_field(bytes?)
     }
 
     /// The next field's bytes for serde's key source, whose reader takes any number of fields
@@ -429,31 +441,45 @@ impl<'de> OrderedReader<'de> {
     /// Cuts the next field out of the key and unescapes it. `DESC` fields are negated.
     #[inline(always)]
     fn take<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
-        let flip = if DESC { 0xff } else { 0x00 };
+        if !DESC && let Some(bytes) = self.take_plain(last) {
+            return Ok(FieldBytes::borrowed(bytes));
+        }
+        self.take_rest::<DESC>(last)
+    }
+
+    /// The shape most fields have: ascending, no `00` inside, so the field is everything up
+    /// to the first `00 01` (or the end of the key), borrowed as it is. Such a field does not
+    /// start with `00`, so it is not the empty-field marker either, which is checked only
+    /// after. A slice rather than a [`FieldBytes`] lets the caller decode it from registers;
+    /// `None` (the key is not advanced) leaves everything else to
+    /// [`take_rest`](Self::take_rest).
+    #[inline(always)]
+    fn take_plain(&mut self, last: bool) -> Option<&'de [u8]> {
         let base = self.pos;
         let rest = &self.bytes[base..];
+        match find_byte(rest, 0) {
+            None if !rest.is_empty() => {
+                self.pos = self.bytes.len();
+                self.after_separator = false;
+                Some(rest)
+            }
+            Some(zero) if zero > 0 && !last && rest.get(zero + 1) == Some(&SEPARATOR[1]) => {
+                self.pos = base + zero + 2;
+                self.after_separator = true;
+                Some(&rest[..zero])
+            }
+            _ => None,
+        }
+    }
+
+    /// [`take`](Self::take) for what [`take_plain`](Self::take_plain) leaves: the end of
+    /// the key, the empty-field marker, and [`take_general`](Self::take_general)'s fields.
+    #[inline]
+    fn take_rest<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
+        let flip = if DESC { 0xff } else { 0x00 };
+        let rest = &self.bytes[self.pos..];
         if rest.is_empty() {
             return self.take_at_end(DESC);
-        }
-        // Most fields are ascending and hold no `00`: the field is everything up to the first
-        // `00 01` (or the end of the key), borrowed as it is. Such a field does not start with
-        // `00`, so it is not the empty-field marker either, which is checked only after.
-        // Anything else takes the general path, which starts over (and first tries the next
-        // most common shape: a field whose one `00` leads it, a negative 9- or 10-byte integer).
-        if !DESC {
-            match find_byte(rest, 0) {
-                None => {
-                    self.pos = self.bytes.len();
-                    self.after_separator = false;
-                    return Ok(FieldBytes::borrowed(rest));
-                }
-                Some(zero) if zero > 0 && !last && rest.get(zero + 1) == Some(&SEPARATOR[1]) => {
-                    self.pos = base + zero + 2;
-                    self.after_separator = true;
-                    return Ok(FieldBytes::borrowed(&rest[..zero]));
-                }
-                Some(_) => {}
-            }
         }
         self.after_separator = false;
         if rest.len() >= 2 && rest[0] ^ flip == 0 && rest[1] ^ flip == 0 {
