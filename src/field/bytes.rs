@@ -59,6 +59,7 @@ impl EncodeField for Vec<u8> {
 }
 
 impl<const N: usize> EncodeField for [u8; N] {
+    #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         out.write(self);
         Ok(())

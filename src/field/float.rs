@@ -52,7 +52,7 @@ fn narrow(y: f64) -> Option<f32> {
 }
 
 impl EncodeField for f64 {
-    #[inline]
+    #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         let (buf, start) = encode_i64(f64_to_ordered(*self));
         out.write(&buf[start..]);

@@ -224,6 +224,7 @@ impl<'de> DecodeField<'de> for isize {
 }
 
 impl EncodeField for bool {
+    #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         out.write_byte(if *self { 0x81 } else { 0x80 });
         Ok(())

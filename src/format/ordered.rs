@@ -130,7 +130,7 @@ impl Sink for Separated<'_> {
         Ascending(self.out).write_escaped(bytes);
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_byte(&mut self, byte: u8) {
         // With its pending separator in one append, as a longer field is written.
         self.write(std::slice::from_ref(&byte));
