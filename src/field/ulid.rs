@@ -93,6 +93,7 @@ mod with_crate {
     }
 
     impl<'de> DecodeField<'de> for Ulid {
+        #[inline(always)]
         fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
             sixteen(bytes.as_slice(), "Ulid").map(Ulid::from_bytes)
         }

@@ -110,6 +110,7 @@ mod with_crate {
     }
 
     impl<'de> DecodeField<'de> for Uuid {
+        #[inline(always)]
         fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
             sixteen(bytes.as_slice(), "Uuid").map(Uuid::from_bytes)
         }

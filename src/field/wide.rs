@@ -22,9 +22,17 @@ const SIGN_BIT: u128 = 1 << 127;
 
 /// The 16 bytes of a fixed-width 128-bit field, or an error naming `ty` when the field has
 /// another length.
+#[inline(always)]
 pub(crate) fn sixteen(bytes: &[u8], ty: &'static str) -> Result<[u8; 16]> {
-    <[u8; 16]>::try_from(bytes)
-        .map_err(|_| Error::invalid(ty, format!("the field holds 16 bytes, found {}", bytes.len())))
+    match <[u8; 16]>::try_from(bytes) {
+        Ok(array) => Ok(array),
+        Err(_) => Err(not_sixteen(bytes.len(), ty)),
+    }
+}
+
+#[cold]
+fn not_sixteen(len: usize, ty: &'static str) -> Error {
+    Error::invalid(ty, format!("the field holds 16 bytes, found {len}"))
 }
 
 impl EncodeField for u128 {
