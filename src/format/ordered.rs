@@ -422,6 +422,17 @@ impl<'de> OrderedReader<'de> {
         bytes.map_err(|e| e.in_field(index, name, start))
     }
 
+    /// [`raw_field`](Self::raw_field) for the common shape only (see
+    /// [`take_plain`](Self::take_plain)): the field's bytes as a slice, or `None` with
+    /// nothing read.
+    #[cfg(feature = "serde")]
+    #[inline(always)]
+    pub(crate) fn raw_plain_field(&mut self) -> Option<&'de [u8]> {
+        let bytes = self.take_plain(false)?;
+        self.next_field += 1;
+        Some(bytes)
+    }
+
     /// Checks that the whole key was read.
     ///
     /// # Errors
@@ -429,6 +440,12 @@ impl<'de> OrderedReader<'de> {
     /// [`Error::TrailingBytes`] when bytes are left, [`Error::Truncated`] for an empty input
     /// (an ordered key is never empty).
     pub fn finish(self) -> Result<()> {
+        self.check_finished()
+    }
+
+    /// [`finish`](Self::finish) without giving up the reader.
+    #[inline]
+    pub(crate) fn check_finished(&self) -> Result<()> {
         if self.bytes.is_empty() {
             return Err(empty_key());
         }

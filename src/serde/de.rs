@@ -21,6 +21,9 @@ use super::{Marker, Transform, deeper, relocate, unsupported};
 pub(super) trait Source<'de> {
     /// Reads the next field.
     fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>>;
+    /// Reads the next field when it is ascending, borrowed and needs no unescaping (most
+    /// fields), without a `Result` to pass back; `None` reads nothing.
+    fn plain_field(&mut self) -> Option<&'de [u8]>;
     /// Where the field read last is, to locate an error in its value.
     fn last(&self, name: Option<&'static str>) -> Location;
     /// Where the next field would start.
@@ -34,51 +37,53 @@ pub(super) trait Source<'de> {
     fn finish(&mut self) -> Result<()>;
 }
 
-/// The fields of ordered bytes, borrowed for `'x`.
+/// The fields of ordered bytes, borrowed for `'x`. The reader counts the fields and knows
+/// whether the last one ended in an ascending separator.
 pub(super) struct KeySource<'x> {
     reader: OrderedReader<'x>,
     bytes: &'x [u8],
-    next: usize,
     /// Where the field read last starts.
     last_start: usize,
-    /// The last field read is ascending and ended in a separator.
-    ends_in_separator: bool,
-    /// The last field read ended in a separator, ascending or descending.
-    terminated: bool,
+    /// The last field read is descending (so it ended in its own separator).
+    last_desc: bool,
 }
 
 impl<'x> KeySource<'x> {
     pub(super) fn new(bytes: &'x [u8]) -> Self {
-        KeySource {
-            reader: OrderedReader::new(bytes, usize::MAX),
-            bytes,
-            next: 0,
-            last_start: 0,
-            ends_in_separator: false,
-            terminated: false,
-        }
+        KeySource { reader: OrderedReader::new(bytes, usize::MAX), bytes, last_start: 0, last_desc: false }
     }
 
     #[inline(always)]
     fn read(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'x>> {
+        self.last_start = self.reader.position();
+        self.last_desc = desc;
+        Ok(self.reader.raw_field(desc, name)?)
+    }
+
+    #[inline(always)]
+    fn read_plain(&mut self) -> Option<&'x [u8]> {
         let start = self.reader.position();
+        let bytes = self.reader.raw_plain_field()?;
         self.last_start = start;
-        self.next += 1;
-        let bytes = self.reader.raw_field(desc, name)?;
-        self.ends_in_separator = self.reader.after_separator();
-        self.terminated = desc || self.ends_in_separator;
-        Ok(bytes)
+        self.last_desc = false;
+        Some(bytes)
+    }
+
+    /// The last field read is ascending and ended in a separator.
+    fn ends_in_separator(&self) -> bool {
+        self.reader.after_separator()
     }
 
     /// Checks that the key was read whole.
-    pub(super) fn finish(mut self) -> Result<()> {
+    #[inline]
+    pub(super) fn finish(&self) -> Result<()> {
         self.check_end()
     }
 
-    fn check_end(&mut self) -> Result<()> {
-        let reader = std::mem::replace(&mut self.reader, OrderedReader::new(&[], 0));
-        reader.finish()?;
-        if self.ends_in_separator {
+    #[inline]
+    fn check_end(&self) -> Result<()> {
+        self.reader.check_finished()?;
+        if self.ends_in_separator() {
             return Err(Error::NonCanonical {
                 at: Location::at(self.bytes.len() - 2),
                 detail: "the key ends in a separator, but the last field is written without one \
@@ -90,11 +95,11 @@ impl<'x> KeySource<'x> {
     }
 
     fn location(&self, name: Option<&'static str>) -> Location {
-        Location::UNKNOWN.fill(self.next, name, self.reader.position())
+        Location::UNKNOWN.fill(self.reader.field_index(), name, self.reader.position())
     }
 
     fn last_location(&self, name: Option<&'static str>) -> Location {
-        Location::UNKNOWN.fill(self.next.saturating_sub(1), name, self.last_start)
+        Location::UNKNOWN.fill(self.reader.field_index().saturating_sub(1), name, self.last_start)
     }
 }
 
@@ -102,6 +107,10 @@ impl<'de> Source<'de> for KeySource<'de> {
     #[inline(always)]
     fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
         self.read(desc, name)
+    }
+    #[inline(always)]
+    fn plain_field(&mut self) -> Option<&'de [u8]> {
+        self.read_plain()
     }
     fn last(&self, name: Option<&'static str>) -> Location {
         self.last_location(name)
@@ -113,7 +122,7 @@ impl<'de> Source<'de> for KeySource<'de> {
         self.reader.position() == self.bytes.len()
     }
     fn terminated(&self) -> bool {
-        self.terminated
+        self.last_desc || self.ends_in_separator()
     }
     fn position(&self) -> usize {
         self.reader.position()
@@ -135,6 +144,9 @@ impl<'de> Source<'de> for Copied<'_> {
         let bytes = self.0.read(desc, name)?;
         Ok(FieldBytes::copied(bytes.as_slice()))
     }
+    fn plain_field(&mut self) -> Option<&'de [u8]> {
+        None
+    }
     fn last(&self, name: Option<&'static str>) -> Location {
         self.0.last_location(name)
     }
@@ -145,7 +157,7 @@ impl<'de> Source<'de> for Copied<'_> {
         self.0.reader.position() == self.0.bytes.len()
     }
     fn terminated(&self) -> bool {
-        self.0.terminated
+        self.0.last_desc || self.0.ends_in_separator()
     }
     fn position(&self) -> usize {
         self.0.reader.position()
@@ -197,10 +209,22 @@ impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
         FlatDe { src, desc: false, transform: Transform::None, name: None, depth }
     }
 
-    #[inline]
+    #[inline(always)]
     fn field(&mut self) -> Result<FieldDe<'de>> {
+        if !self.desc
+            && let Some(bytes) = self.src.plain_field()
+        {
+            return Ok(FieldDe::new(FieldBytes::borrowed(bytes), self.transform, self.depth));
+        }
         let bytes = self.src.field(self.desc, self.name)?;
         Ok(FieldDe::new(bytes, self.transform, self.depth))
+    }
+
+    /// Reads the next field by the general path and runs `read` on it.
+    #[inline(never)]
+    fn with_field<V, R>(&mut self, visitor: V, read: impl FnOnce(FieldDe<'de>, V) -> Result<R>) -> Result<R> {
+        let bytes = self.src.field(self.desc, self.name)?;
+        read(FieldDe::new(bytes, self.transform, self.depth), visitor).map_err(|e| self.in_last(e))
     }
 
     /// Locates an error in the value of the field read last.
@@ -235,12 +259,20 @@ impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
     }
 }
 
+/// Each one-field method reads the common shape (see [`Source::plain_field`]) inline, where
+/// the compiler sees that the bytes are borrowed, and everything else in
+/// [`FlatDe::with_field`], out of line, so that the method's body is inlined once.
 macro_rules! one_field {
     ($($method:ident)*) => {$(
         #[inline(always)]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let field = self.field()?;
-            field.$method(visitor).map_err(|e| self.in_last(e))
+            if !self.desc
+                && let Some(bytes) = self.src.plain_field()
+            {
+                let field = FieldDe::new(FieldBytes::borrowed(bytes), self.transform, self.depth);
+                return field.$method(visitor).map_err(|e| self.in_last(e));
+            }
+            self.with_field(visitor, |field, visitor| field.$method(visitor))
         }
     )*};
 }
