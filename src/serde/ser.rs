@@ -122,7 +122,18 @@ impl<'a, 'k> FlatSer<'a, 'k> {
 
     /// Entering anything but a scalar: no wrapper may be waiting for one, and the nesting
     /// is limited. Returns the depth inside.
+    #[inline]
     fn enter(&mut self, found: &str) -> Result<u16> {
+        if self.transform == Transform::None && self.depth < super::MAX_DEPTH {
+            return Ok(self.depth + 1);
+        }
+        self.refuse_entry(found)
+    }
+
+    /// [`enter`](Self::enter)'s errors, out of line.
+    #[cold]
+    #[inline(never)]
+    fn refuse_entry(&mut self, found: &str) -> Result<u16> {
         match self.transform.check_encode(found).and_then(|()| deeper(self.depth)) {
             Ok(depth) => Ok(depth),
             Err(e) => Err(self.fail(e)),
