@@ -153,6 +153,33 @@ fn errors_name_the_field() {
     assert!(message(&err).starts_with("in field 3 (`small`) at byte"), "{err}");
 }
 
+/// A field's value error is placed at the field's index and first byte whichever way the
+/// field was read: borrowed as it is, unescaped, or after a descending field.
+#[test]
+fn value_errors_are_placed_at_their_field() {
+    let place = |err: &Error| (err.location().field(), err.location().offset());
+
+    // 300 needs no escape: the field is read in place.
+    let err = from_key::<(String, u8)>(&("ab", 300i64).to_key().unwrap()).unwrap_err();
+    assert!(matches!(err, Error::OutOfRange { value: 300, .. }), "{err:?}");
+    assert_eq!(place(&err), (Some(1), Some(4)));
+
+    // i64::MIN starts with an escaped 00: the field is unescaped first.
+    let err = from_key::<(String, u8)>(&("ab", i64::MIN).to_key().unwrap()).unwrap_err();
+    assert!(matches!(err, Error::OutOfRange { value, .. } if value == i128::from(i64::MIN)), "{err:?}");
+    assert_eq!(place(&err), (Some(1), Some(4)));
+
+    // After a descending field, which ends in its own separator.
+    let err = from_key::<(Desc<String>, u8)>(&(Desc("ab"), 300i64).to_key().unwrap()).unwrap_err();
+    assert!(matches!(err, Error::OutOfRange { value: 300, .. }), "{err:?}");
+    assert_eq!(place(&err), (Some(1), Some(4)));
+
+    // Bytes that are not UTF-8, read in place.
+    let err = from_key::<(u8, String)>(b"\x81\x00\x01\xff\xfe").unwrap_err();
+    assert!(matches!(err, Error::InvalidField { .. }), "{err:?}");
+    assert_eq!(place(&err), (Some(1), Some(3)));
+}
+
 #[test]
 fn what_has_no_type_tags_cannot_be_read() {
     let key = ("a", 1u8).to_key().unwrap();
