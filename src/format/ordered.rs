@@ -418,7 +418,7 @@ impl<'de> OrderedReader<'de> {
         let index = self.next_field;
         self.next_field += 1;
         let start = self.pos;
-        let bytes = if desc { self.take::<true>(false) } else { self.take::<false>(false) };
+        let bytes = if desc { self.take_rest::<true>(false) } else { self.take_rest::<false>(false) };
         bytes.map_err(|e| e.in_field(index, name, start))
     }
 
@@ -455,15 +455,6 @@ impl<'de> OrderedReader<'de> {
         Ok(())
     }
 
-    /// Cuts the next field out of the key and unescapes it. `DESC` fields are negated.
-    #[inline(always)]
-    fn take<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
-        if !DESC && let Some(bytes) = self.take_plain(last) {
-            return Ok(FieldBytes::borrowed(bytes));
-        }
-        self.take_rest::<DESC>(last)
-    }
-
     /// The shape most fields have: ascending, no `00` inside, so the field is everything up
     /// to the first `00 01` (or the end of the key), borrowed as it is. Such a field does not
     /// start with `00`, so it is not the empty-field marker either, which is checked only
@@ -489,8 +480,10 @@ impl<'de> OrderedReader<'de> {
         }
     }
 
-    /// [`take`](Self::take) for what [`take_plain`](Self::take_plain) leaves: the end of
-    /// the key, the empty-field marker, and [`take_general`](Self::take_general)'s fields.
+    /// Cuts the next field out of the key and unescapes it (`DESC` fields are negated): what
+    /// [`take_plain`](Self::take_plain) leaves (the end of the key, the empty-field marker,
+    /// [`take_general`](Self::take_general)'s fields), and any field when the caller did not
+    /// try `take_plain` first.
     #[inline]
     fn take_rest<const DESC: bool>(&mut self, last: bool) -> Result<FieldBytes<'de>> {
         let flip = if DESC { 0xff } else { 0x00 };
@@ -505,7 +498,7 @@ impl<'de> OrderedReader<'de> {
         self.take_general::<DESC>(last)
     }
 
-    /// [`take`](Self::take) for an ascending field whose only `00` is its first byte: every
+    /// [`take_rest`](Self::take_rest) for an ascending field whose only `00` is its first byte: every
     /// negative integer of 9 or 10 bytes (so half the `i64`s and `f64`s of random data) is
     /// one. Its bytes are the `00` and what follows the escape, copied inline in one move;
     /// `None` sends anything else (another escape, a framing error, a long field) to the
@@ -531,7 +524,7 @@ impl<'de> OrderedReader<'de> {
         Some(FieldBytes::inline(bytes, len + 1))
     }
 
-    /// [`take`](Self::take) for a descending field or one with escapes or framing errors.
+    /// [`take_rest`](Self::take_rest) for a descending field or one with escapes or framing errors.
     ///
     /// One pass finds where the field ends and checks every escape; a second copies its bytes
     /// without the escapes when there are any (or it is descending).

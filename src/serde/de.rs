@@ -209,13 +209,10 @@ impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
         FlatDe { src, desc: false, transform: Transform::None, name: None, depth }
     }
 
-    #[inline(always)]
+    /// The next field, by the general path (the one-field methods try the common shape
+    /// first; the rarer callers of this do not).
+    #[inline]
     fn field(&mut self) -> Result<FieldDe<'de>> {
-        if !self.desc
-            && let Some(bytes) = self.src.plain_field()
-        {
-            return Ok(FieldDe::new(FieldBytes::borrowed(bytes), self.transform, self.depth));
-        }
         let bytes = self.src.field(self.desc, self.name)?;
         Ok(FieldDe::new(bytes, self.transform, self.depth))
     }
@@ -223,8 +220,8 @@ impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
     /// Reads the next field by the general path and runs `read` on it.
     #[inline(never)]
     fn with_field<V, R>(&mut self, visitor: V, read: impl FnOnce(FieldDe<'de>, V) -> Result<R>) -> Result<R> {
-        let bytes = self.src.field(self.desc, self.name)?;
-        read(FieldDe::new(bytes, self.transform, self.depth), visitor).map_err(|e| self.in_last(e))
+        let field = self.field()?;
+        read(field, visitor).map_err(|e| self.in_last(e))
     }
 
     /// Locates an error in the value of the field read last.
