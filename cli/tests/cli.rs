@@ -542,6 +542,13 @@ fn leading_fields(schema: &Schema, key: &Key, n: usize) -> Vec<String> {
     inspection.fields().iter().take(n).map(|f| format!("{}={}", f.name(), f.value_text())).collect()
 }
 
+/// The type's two schema files, rowkey's own and Bigtable's, and the schema read back from
+/// Bigtable's.
+fn own_and_bigtable<T: KeySchema>() -> (PathBuf, PathBuf, &'static Schema) {
+    let table = Schema::from_bigtable_json(&T::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    (schema_file::<T>(), bigtable_schema_file::<T>(), table)
+}
+
 /// What `rowkey scan` prints for a query, which must succeed.
 fn scan_output(schema: &PathBuf, args: &[String]) -> String {
     let output = rowkey().args(["scan", "--table", "readings", "--schema"]).arg(schema).args(args).output().unwrap();
@@ -552,9 +559,7 @@ fn scan_output(schema: &PathBuf, args: &[String]) -> String {
 #[test]
 fn scan_by_a_bigtable_schema_prints_what_the_keys_own_schema_does() {
     // A salted key: Bigtable's schema has the bucket as a field to give, rowkey's computes it.
-    let own = schema_file::<Monitor>();
-    let bigtable = bigtable_schema_file::<Monitor>();
-    let table = Schema::from_bigtable_json(&Monitor::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    let (own, bigtable, table) = own_and_bigtable::<Monitor>();
     for value in generate(strategies::monitor()).iter().take(10) {
         let key = value.to_key().unwrap();
         for n in 1..=3 {
@@ -577,9 +582,7 @@ fn scan_by_a_bigtable_schema_prints_what_the_keys_own_schema_does() {
     assert_eq!(read_scan_lines(&own_ranges).len(), 16);
 
     // Transforms: Bigtable's schema takes the host as stored, reversed (`com.google`).
-    let own = schema_file::<WebPageMicros>();
-    let bigtable = bigtable_schema_file::<WebPageMicros>();
-    let table = Schema::from_bigtable_json(&WebPageMicros::SCHEMA.to_bigtable_json().unwrap()).unwrap();
+    let (own, bigtable, table) = own_and_bigtable::<WebPageMicros>();
     for value in generate(strategies::web_page_micros()).iter().take(10) {
         let key = value.to_key().unwrap();
         for n in 1..=3 {
