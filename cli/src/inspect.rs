@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use rowkey::key_text::KeyForm;
 use rowkey::schema::{Inspection, KeyField, Transform, Value};
 
-use crate::{Failure, input};
+use crate::{Failure, input, json};
 
 /// The most keys the exit status counts: statuses above 125 mean other things to a shell.
 const MAX_STATUS: usize = 125;
@@ -45,20 +45,13 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         let inspection = key.and_then(|key| schema.inspect(&key));
         match inspection {
             Ok(inspection) if args.json => {
-                let fields: Vec<String> = inspection
-                    .fields()
-                    .iter()
-                    .map(|f| format!("{}: {}", json_string(f.name()), json_string(&f.value_text())))
-                    .collect();
-                let times: Vec<String> = times(&inspection, args.time_unit)
-                    .map(|(name, time)| format!("{}: {}", json_string(name), json_string(&time)))
-                    .collect();
-                let times = if args.time_unit.is_some() {
-                    format!(", \"times\": {{{}}}", times.join(", "))
-                } else {
-                    String::new()
-                };
-                println!("{{\"key\": {}, \"fields\": {{{}}}{times}}}", json_string(&text), fields.join(", "));
+                let fields = inspection.fields().iter().map(|f| (f.name(), json::string(&f.value_text())));
+                let mut members = vec![("key", json::string(&text)), ("fields", json::object(fields))];
+                if args.time_unit.is_some() {
+                    let times = times(&inspection, args.time_unit).map(|(name, time)| (name, json::string(&time)));
+                    members.push(("times", json::object(times)));
+                }
+                println!("{}", json::object(members));
             }
             Ok(inspection) if args.time_unit.is_some() => {
                 let times: Vec<(&str, String)> = times(&inspection, args.time_unit).collect();
@@ -81,7 +74,10 @@ pub fn run(args: Args) -> Result<u8, Failure> {
                 failed += 1;
                 eprintln!("rowkey: key {} ({text}) does not match {}: {e}", i + 1, schema.type_name);
                 if args.json {
-                    println!("{{\"key\": {}, \"error\": {}}}", json_string(&text), json_string(&e.to_string()));
+                    println!(
+                        "{}",
+                        json::object([("key", json::string(&text)), ("error", json::string(&e.to_string()))])
+                    );
                 }
             }
         }
@@ -127,19 +123,4 @@ fn times(inspection: &Inspection, unit: Option<TimeUnit>) -> impl Iterator<Item 
         };
         Some((field.name(), time))
     })
-}
-
-/// `text` as a JSON string.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

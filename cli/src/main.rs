@@ -7,6 +7,7 @@
 mod encode;
 mod input;
 mod inspect;
+mod json;
 mod scan;
 mod splits;
 

@@ -11,7 +11,7 @@ use rowkey::range::key_after;
 use rowkey::schema::ScanNext;
 
 use crate::splits::shell_word;
-use crate::{Failure, input};
+use crate::{Failure, input, json};
 
 /// Print the key ranges of a query: leading fields fixed, optionally a range, a text prefix or
 /// a host and its sub-domains on the next one; for a salted key whose bucket is not fixed by
@@ -105,8 +105,7 @@ pub fn run(args: Args) -> Result<u8, Failure> {
     let ranges = schema.scan_query(&pairs, last)?;
     let ranges: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();
     let text = if args.json {
-        let rows: Vec<String> = ranges.iter().map(|r| row_range_json(r)).collect();
-        format!("{{\"rowRanges\": [{}]}}\n", rows.join(", "))
+        json::object([("rowRanges", json::array(ranges.iter().map(|r| row_range_json(r))))]) + "\n"
     } else {
         ranges.iter().map(|range| cbt_line(range, &args.table) + "\n").collect()
     };
@@ -155,19 +154,18 @@ fn cbt_line(range: &KeyRange, table: &str) -> String {
 
 /// One `RowRange` of Bigtable's v2 API in proto3 JSON: bytes in base64.
 fn row_range_json(range: &KeyRange) -> String {
-    let b64 = |k: &[u8]| KeyForm::Base64.format(k);
-    let mut fields = Vec::new();
-    match range.start() {
-        Bound::Included(k) => fields.push(format!("\"startKeyClosed\": \"{}\"", b64(k))),
-        Bound::Excluded(k) => fields.push(format!("\"startKeyOpen\": \"{}\"", b64(k))),
-        Bound::Unbounded => {}
-    }
-    match range.end() {
-        Bound::Excluded(k) => fields.push(format!("\"endKeyOpen\": \"{}\"", b64(k))),
-        Bound::Included(k) => fields.push(format!("\"endKeyClosed\": \"{}\"", b64(k))),
-        Bound::Unbounded => {}
-    }
-    format!("{{{}}}", fields.join(", "))
+    let b64 = |k: &[u8]| json::string(&KeyForm::Base64.format(k));
+    let start = match range.start() {
+        Bound::Included(k) => Some(("startKeyClosed", b64(k))),
+        Bound::Excluded(k) => Some(("startKeyOpen", b64(k))),
+        Bound::Unbounded => None,
+    };
+    let end = match range.end() {
+        Bound::Excluded(k) => Some(("endKeyOpen", b64(k))),
+        Bound::Included(k) => Some(("endKeyClosed", b64(k))),
+        Bound::Unbounded => None,
+    };
+    json::object(start.into_iter().chain(end))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use rowkey::key_text::KeyForm;
 use rowkey::splits::Splits;
 
-use crate::{Failure, input};
+use crate::{Failure, input, json};
 
 /// Print initial split points: at the salt's bucket boundaries, inside buckets, or at the
 /// quantiles of a sample of keys.
@@ -87,12 +87,27 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         }
     };
     match args.target {
-        Target::Bigtable => println!("{}", splits.to_bigtable_json()),
+        Target::Bigtable => println!("{}", bigtable_json(&splits)),
         Target::Cbt => println!("cbt createtable {} {}", shell_word(&args.table), shell_word(&splits.to_cbt_arg()?)),
         Target::Hbase => println!("{}", splits.to_hbase()),
         Target::Terraform => println!("{}", splits.to_terraform()?),
     }
     Ok(0)
+}
+
+/// The Admin API's `initialSplits`, keys in base64, laid out as `Splits::to_bigtable_json`
+/// lays them out: one split a line.
+fn bigtable_json(splits: &Splits) -> String {
+    let name = json::string("initialSplits");
+    if splits.is_empty() {
+        return format!("{{\n  {name}: []\n}}");
+    }
+    let points: Vec<String> = splits
+        .points()
+        .iter()
+        .map(|point| format!("    {}", json::object([("key", json::string(&KeyForm::Base64.format(point)))])))
+        .collect();
+    format!("{{\n  {name}: [\n{}\n  ]\n}}", points.join(",\n"))
 }
 
 /// `word` as one shell word: as is when no character of it means anything to the shell,
@@ -102,5 +117,27 @@ pub fn shell_word(word: &str) -> String {
         word.to_owned()
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bigtable_json_is_the_admin_apis_initial_splits() {
+        for points in [vec![], vec![vec![0u8, 0xff, b'"']], vec![b"01#".to_vec(), b"02#".to_vec(), vec![0x80; 7]]] {
+            let splits = Splits::new(points.clone());
+            let text = bigtable_json(&splits);
+            assert_eq!(text, splits.to_bigtable_json());
+            let read: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let keys: Vec<Vec<u8>> = read["initialSplits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| KeyForm::Base64.parse(p["key"].as_str().unwrap()).unwrap().to_vec())
+                .collect();
+            assert_eq!(keys, points);
+        }
     }
 }

@@ -742,3 +742,47 @@ fn inspect_in(unit: &str, schema: &PathBuf, key: &str, more: &[&str]) -> String 
     assert!(output.status.success(), "{key} in {unit}: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).unwrap()
 }
+
+#[test]
+fn version_prints_the_crates_version() {
+    rowkey().arg("--version").assert().success().stdout(format!("rowkey {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn inspect_json_escapes_text_that_json_would_escape() {
+    let schema = schema_file::<OrderedReading>();
+    let value = OrderedReading {
+        device_type: "say \"hi\"\\\n\t\u{1}\u{7f}\u{ff}".into(),
+        device_id: "".into(),
+        ts_millis: i64::MIN,
+    };
+    let key = value.to_key().unwrap();
+    let output = rowkey()
+        .args(["inspect", "--json", "--from", "hex", "--schema"])
+        .arg(&schema)
+        .arg(KeyForm::Hex.format(&key))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let line: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(line["key"], KeyForm::Hex.format(&key));
+    let inspection = OrderedReading::SCHEMA.inspect(&key).unwrap();
+    let fields = line["fields"].as_object().unwrap();
+    assert_eq!(fields.len(), inspection.fields().len());
+    for field in inspection.fields() {
+        assert_eq!(fields[field.name()], field.value_text().as_str(), "{}", field.name());
+    }
+    // In key order, as `inspect` prints them without --json.
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let at = |name: &str| printed.find(&format!("\"{name}\": ")).unwrap();
+    assert!(
+        at("bucket") < at("device_type") && at("device_type") < at("device_id") && at("device_id") < at("ts_millis")
+    );
+    // A key that does not match: its error, as JSON too.
+    let output = rowkey().args(["inspect", "--json", "--schema"]).arg(&schema).arg(r"a\x22\x5c").output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let line: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(line["key"], r"a\x22\x5c");
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(err.contains(line["error"].as_str().unwrap()), "{line} / {err}");
+}
