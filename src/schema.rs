@@ -56,7 +56,7 @@ mod value;
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
 pub use inspect::{InspectedField, Inspection};
-pub use scan::ScanNext;
+pub use scan::{EmptyScan, ScanNext};
 pub use value::Value;
 
 /// A key type with a static [`Schema`]. `#[derive(RowKey)]` implements it; the derive also

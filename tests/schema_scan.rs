@@ -1,7 +1,8 @@
 //! `Schema::scan_ranges`: the ranges of a query given as text, from the schema alone, are the
 //! derived scan builder's (`T::scan()...ranges()`) for every scenario key, over generated
 //! values: fixed leading fields, a range on the next one (each kind of bound), salt buckets
-//! computed or fanned out.
+//! computed or fanned out; and `Schema::empty_scan` names the range's field exactly when they
+//! hold no key.
 
 mod common;
 
@@ -13,7 +14,7 @@ use common::strategies;
 
 use proptest::prelude::*;
 use rowkey::range::KeyRanges;
-use rowkey::schema::{KeySchema, Schema};
+use rowkey::schema::{KeySchema, ScanNext, Schema};
 use rowkey::{Key, RowKeyOwned};
 
 /// Each field of the value's key as text, as `rowkey inspect` prints it and `scan` takes it.
@@ -46,6 +47,15 @@ fn check(
         let (lo, hi) = bounds(kind, a[name].as_str(), b[name].as_str());
         (name, lo, hi)
     });
+    // Ranges that hold no key are said to be empty, naming the field of the range.
+    if let Ok(ranges) = &expected {
+        let next = range.map(|(name, lo, hi)| (name, ScanNext::Range(lo, hi)));
+        let why = schema.empty_scan(&pairs, next).unwrap();
+        prop_assert_eq!(why.is_some(), ranges.iter().all(|r| r.is_empty()), "{:?} {:?} {:?}", pairs, range, why);
+        if let (Some(why), Some((name, _, _))) = (why, range) {
+            prop_assert_eq!(why.field(), name);
+        }
+    }
     let got = schema.scan_ranges(&pairs, range);
     prop_assert_eq!(got.map_err(|e| e.to_string()), expected.map_err(|e| e.to_string()), "{:?} {:?}", pairs, range);
     Ok(())

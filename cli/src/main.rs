@@ -41,6 +41,11 @@ impl Failure {
     pub fn input(message: impl Into<String>) -> Failure {
         Failure { message: message.into(), status: 2 }
     }
+
+    /// A query no key can match: not a failure to print its ranges, so a status of its own.
+    pub fn no_match(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), status: 3 }
+    }
 }
 
 impl From<rowkey::Error> for Failure {

@@ -26,6 +26,11 @@ host and its sub-domains (a reverse_domain field: google.com finds maps.google.c
 Each range prints as a `cbt read` command when its bounds are printable, else as
 `hex start=... end=...` (start included, end excluded; no bound when the range has none).
 
+Exit status: 0 when the ranges are printed; 2 for a query that is not one (an unknown field,
+a value that does not parse); 3 when no key can match the query (an empty range such as
+`ts_millis=5..5`): it is said on standard error, naming the field, and nothing is printed,
+since an empty RowSet reads every row of a table.
+
 Examples:
   rowkey scan --schema reading.json --table readings device_type=phone device_id=4c410523
   rowkey scan --schema reading.json device_type=phone device_id=4c410523 ts_millis=1588291200000..1588377600000
@@ -104,6 +109,14 @@ pub fn run(args: Args) -> Result<u8, Failure> {
     }
     let ranges = schema.scan_query(&pairs, last)?;
     let ranges: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();
+    if ranges.is_empty() {
+        // Printed, no ranges would read as the whole table: a RowSet without ranges is every row.
+        let why = schema.empty_scan(&pairs, last)?.map_or_else(|| "its ranges are empty".to_owned(), |e| e.to_string());
+        return Err(Failure::no_match(format!(
+            "no key can match: {why} (bounds go from low to high in the field's value order); nothing is printed, \
+             as a store reads no ranges as every row"
+        )));
+    }
     let text = if args.json {
         json::object([("rowRanges", json::array(ranges.iter().map(|r| row_range_json(r))))]) + "\n"
     } else {

@@ -786,3 +786,53 @@ fn inspect_json_escapes_text_that_json_would_escape() {
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains(line["error"].as_str().unwrap()), "{line} / {err}");
 }
+
+#[test]
+fn scan_of_a_query_no_key_can_match_says_so_with_status_3_in_every_form() {
+    let nil = "00000000-0000-0000-0000-000000000000";
+    let time = "2020-05-01T00:00:00Z";
+    // The fixed fields, a range no value lies in, and a range beside it that holds one.
+    let cases: Vec<(PathBuf, Vec<String>, String, String)> = vec![
+        (
+            schema_file::<Reading>(),
+            vec!["device_type=phone".into(), "device_id=4c410523".into()],
+            "ts_millis=5..5".into(),
+            "ts_millis=5..=5".into(),
+        ),
+        (
+            schema_file::<common::typed::ByUser>(),
+            vec![format!("user={nil}")],
+            format!("at={time}..{time}"),
+            format!("at={time}..={time}"),
+        ),
+        (schema_file::<common::typed::ByUser>(), vec![], format!("user={nil}..{nil}"), format!("user={nil}..={nil}")),
+        // Salted by the field of the range: empty in every bucket.
+        (schema_file::<Shard>(), vec![], "shard=7..7".into(), "shard=7..=7".into()),
+        (schema_file::<ShardText>(), vec![], "shard=7..7".into(), "shard=7..8".into()),
+        (schema_file::<Shard>(), vec![], "shard=9..=3".into(), "shard=3..=9".into()),
+    ];
+    for (schema, fixed, empty, some) in &cases {
+        let field = empty.split('=').next().unwrap();
+        for form in [&[][..], &["--json"][..], &["--table", "readings"][..]] {
+            let output =
+                rowkey().args(["scan", "--schema"]).arg(schema).args(form).args(fixed).arg(empty).output().unwrap();
+            let err = String::from_utf8(output.stderr).unwrap();
+            assert_eq!(output.status.code(), Some(3), "{empty} {form:?}: {err}");
+            assert!(output.stdout.is_empty(), "{empty} {form:?}: {}", String::from_utf8_lossy(&output.stdout));
+            assert_eq!(err.lines().count(), 1, "{err}");
+            let expected = format!("rowkey: no key can match: `{empty}` is empty: no value of `{field}` lies in it");
+            assert!(err.starts_with(&expected), "{empty} {form:?}: {err}");
+        }
+        let output = rowkey().args(["scan", "--json", "--schema"]).arg(schema).args(fixed).arg(some).output().unwrap();
+        assert!(output.status.success(), "{some}: {}", String::from_utf8_lossy(&output.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert!(!json["rowRanges"].as_array().unwrap().is_empty(), "{some}: {json}");
+    }
+}
+
+#[test]
+fn scan_help_documents_its_exit_statuses() {
+    let output = rowkey().args(["scan", "--help"]).output().unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    assert!(help.contains("3 when no key can match the query"), "{help}");
+}

@@ -37,6 +37,77 @@ pub enum ScanNext<'a> {
     HostAndSubdomains(&'a str),
 }
 
+/// Why no key can match a query, from [`Schema::empty_scan`]: the field whose range holds no
+/// value, and the query on it as the `rowkey scan` command takes it (`scanned_ms=5..5`).
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::schema::ScanNext;
+/// use std::ops::Bound;
+///
+/// #[derive(RowKey)]
+/// #[rowkey(delimited = "#")]
+/// struct Parcel { depot: String, carrier: String, scanned_ms: u64 }
+///
+/// let range = ScanNext::Range(Bound::Included("5"), Bound::Excluded("5"));
+/// let why = Parcel::SCHEMA.empty_scan(&[("depot", "ab")], Some(("carrier", range)))?.unwrap();
+/// assert_eq!(why.field(), "carrier");
+/// assert_eq!(why.query(), "carrier=5..5");
+/// assert_eq!(why.to_string(), "`carrier=5..5` is empty: no value of `carrier` lies in it");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmptyScan {
+    field: String,
+    query: String,
+}
+
+impl EmptyScan {
+    /// The field whose range holds no value.
+    #[must_use]
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// The query on that field as `rowkey scan` takes it: `name=lo..hi`, `name=lo..=hi`,
+    /// `name=..hi` (an excluded start, which the command cannot take, is followed by
+    /// ` (start excluded)`).
+    #[must_use]
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+}
+
+impl std::fmt::Display for EmptyScan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is empty: no value of `{}` lies in it", self.query, self.field)
+    }
+}
+
+impl std::error::Error for EmptyScan {}
+
+/// A query on the field after the fixed ones, written as the `rowkey scan` command takes it.
+fn query_text(name: &str, query: ScanNext<'_>) -> String {
+    match query {
+        ScanNext::Range(lo, hi) => {
+            let (start, excluded) = match lo {
+                Bound::Included(t) => (t, false),
+                Bound::Excluded(t) => (t, true),
+                Bound::Unbounded => ("", false),
+            };
+            let end = match hi {
+                Bound::Included(t) => format!("..={t}"),
+                Bound::Excluded(t) => format!("..{t}"),
+                Bound::Unbounded => "..".to_owned(),
+            };
+            let note = if excluded { " (start excluded)" } else { "" };
+            format!("{name}={start}{end}{note}")
+        }
+        ScanNext::StartsWith(prefix) => format!("{name}^={prefix}"),
+        ScanNext::HostAndSubdomains(host) => format!("{name}~={host}"),
+    }
+}
+
 /// A [`ScanNext`] with its values parsed for the field.
 enum Next<'a> {
     Range(Bound<Value>, Bound<Value>),
@@ -159,6 +230,54 @@ impl Schema {
         range: Option<(&str, Bound<&str>, Bound<&str>)>,
     ) -> Result<KeyRanges> {
         self.scan_query(fixed, range.map(|(name, lo, hi)| (name, ScanNext::Range(lo, hi))))
+    }
+
+    /// Why no key can match the query of [`scan_query`](Self::scan_query), when none can:
+    /// its ranges are all empty (`scanned_ms=5..5`, a range from a UUID to itself, `shard=7..7`
+    /// in every salt bucket). `None` when some key can lie in them.
+    ///
+    /// A store reads an empty set of ranges as the whole table (Bigtable's empty `RowSet`,
+    /// `rowkey::bigtable::row_set` returns `None` for it), so a tool that reads what
+    /// a query gives should stop and say this instead. Fixed fields, a prefix and a host
+    /// always leave keys to match: only a range on the field after the fixed ones can be
+    /// empty, and that field is named.
+    ///
+    /// # Errors
+    ///
+    /// As [`scan_query`](Self::scan_query).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::ScanNext;
+    /// use std::ops::Bound;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+    /// struct Reading { device_type: String, device_id: String, ts_millis: u64 }
+    ///
+    /// let fixed = [("device_type", "phone")];
+    /// let none = ("device_id", ScanNext::Range(Bound::Included("b"), Bound::Excluded("a")));
+    /// assert!(Reading::SCHEMA.scan_query(&fixed, Some(none))?.iter().all(|r| r.is_empty()));
+    /// let why = Reading::SCHEMA.empty_scan(&fixed, Some(none))?.unwrap();
+    /// assert_eq!(why.to_string(), "`device_id=b..a` is empty: no value of `device_id` lies in it");
+    ///
+    /// let some = ("device_id", ScanNext::Range(Bound::Included("a"), Bound::Included("a")));
+    /// assert_eq!(Reading::SCHEMA.empty_scan(&fixed, Some(some))?, None);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn empty_scan(&self, fixed: &[(&str, &str)], next: Option<(&str, ScanNext<'_>)>) -> Result<Option<EmptyScan>> {
+        if self.scan_query(fixed, next)?.iter().any(|range| !range.is_empty()) {
+            return Ok(None);
+        }
+        let (field, query) = match next {
+            Some((name, query)) => (name.to_owned(), query_text(name, query)),
+            // Not reached (fixed fields leave the keys that start with them), but named all the same.
+            None => {
+                let (name, value) = fixed.last().copied().unwrap_or((self.type_name, ""));
+                (name.to_owned(), format!("{name}={value}"))
+            }
+        };
+        Ok(Some(EmptyScan { field, query }))
     }
 
     /// [`scan_ranges`](Self::scan_ranges) with any of the scan builder's queries on the field
