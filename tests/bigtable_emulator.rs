@@ -10,7 +10,8 @@
 //!
 //! Then the same scenarios through a proxy that cuts, stalls and refuses connections
 //! (`faults.rs`, `proxy.rs`; `ROWKEY_FAULT_SEEDS` seeds, 5 by default), and a load test of
-//! writes and a streamed merged read (`load.rs`; `ROWKEY_LOAD_ROWS` rows, 20,000 by default).
+//! writes and a streamed merged read (`load.rs`; `ROWKEY_LOAD_ROWS` rows, 20,000 by default),
+//! and merged reads of rows of 600 bytes and 4 KiB that must never stall (`large_rows.rs`).
 //!
 //! The emulator (`cbtemulator` from the Google Cloud SDK) is started on a free port of
 //! 127.0.0.1 and killed when the test ends, also when it fails. Without it the test prints
@@ -26,6 +27,8 @@ mod emulator;
 mod faults;
 #[path = "bigtable_emulator/heap.rs"]
 mod heap;
+#[path = "bigtable_emulator/large_rows.rs"]
+mod large_rows;
 #[path = "bigtable_emulator/load.rs"]
 mod load;
 #[path = "bigtable_emulator/presplit.rs"]
@@ -86,6 +89,7 @@ fn keys_and_ranges_on_the_bigtable_emulator() {
         faults::failures(&emulator, &connection).await;
         faults::scenarios_through_faults(&emulator, &connection, &fault_seeds()).await;
         load::load(&emulator, &connection).await;
+        large_rows::merged_reads_of_large_rows(&emulator, &connection).await;
     });
     // The runtime goes first so that no connection outlives the emulator it talks to.
     drop(runtime);

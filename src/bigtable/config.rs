@@ -202,6 +202,7 @@ pub struct Config {
     pub(crate) batch_rows: usize,
     pub(crate) page_rows: Option<u64>,
     pub(crate) merge_page_rows: Option<u64>,
+    pub(crate) merge_page_bytes: u64,
 }
 
 impl Default for Config {
@@ -214,6 +215,7 @@ impl Default for Config {
             batch_rows: 1000,
             page_rows: None,
             merge_page_rows: Some(1000),
+            merge_page_bytes: 1 << 20,
         }
     }
 }
@@ -304,14 +306,19 @@ impl Config {
         self
     }
 
-    /// The pages of each bucket's stream in a merged read ([`Table::stream_merged`](super::Table::stream_merged)),
-    /// like [`page_rows`](Self::page_rows) for one stream. Default 1,000 rows: a merge takes
-    /// rows from one bucket at a time while the others wait, and every row a waiting bucket has
-    /// been asked for piles up in the client's HTTP/2 buffers. With pages, a merged read of 16
-    /// buckets holds a few MiB however large the table (a peak of 6.8 MiB for 100,000 rows and
-    /// 4.9 MiB for 1,000,000 in the emulator load test); with `None` the buffers grow with the
-    /// table until the flow-control windows stop them (26 MiB and 74 MiB there). Each page is
-    /// a request: larger pages read faster and hold more.
+    /// The most rows a page of each bucket's stream holds in a merged read
+    /// ([`Table::stream_merged`](super::Table::stream_merged)), like [`page_rows`](Self::page_rows)
+    /// for one stream; `None` leaves only the byte bound of [`merge_page_bytes`](Self::merge_page_bytes).
+    /// Default 1,000 rows.
+    ///
+    /// A merge takes rows from one bucket at a time, yet it reads every bucket's page as its
+    /// rows arrive and keeps them until their turn: rows left unread in the connection would
+    /// hold its HTTP/2 flow-control window, which all buckets share, and once they filled it the
+    /// bucket the merge waits for would get no more data (a stall until the connection drops).
+    /// A bucket asks for its next page only when the merge has taken the last one's rows, so a
+    /// merged read holds about one page per bucket: at most `merge_page_rows` rows and about
+    /// [`merge_page_bytes`](Self::merge_page_bytes) bytes each, however large the table. Each
+    /// page is a request: larger pages read faster and hold more.
     ///
     /// ```
     /// let config = rowkey::bigtable::Config::default().merge_page_rows(Some(5000));
@@ -321,6 +328,30 @@ impl Config {
     pub fn merge_page_rows(mut self, rows: Option<u64>) -> Self {
         self.merge_page_rows = rows.map(|n| n.max(1));
         self
+    }
+
+    /// About how many bytes a page of each bucket's stream holds in a merged read. Default
+    /// 1 MiB, so a merged read of 16 buckets holds about 16 MiB of rows at most.
+    ///
+    /// A request cannot ask for bytes, only rows, so each bucket sizes its pages from its rows:
+    /// its first page asks for 16 rows (fewer if [`merge_page_rows`](Self::merge_page_rows) says
+    /// so), and each next page for as many rows of the mean size read so far as fit in
+    /// `bytes`, at least one. A page of rows larger than the mean holds more than `bytes`.
+    ///
+    /// ```
+    /// let config = rowkey::bigtable::Config::default().merge_page_bytes(4 << 20);
+    /// assert_eq!(config.merged_read_page_bytes(), 4 << 20);
+    /// ```
+    #[must_use]
+    pub fn merge_page_bytes(mut self, bytes: u64) -> Self {
+        self.merge_page_bytes = bytes.max(1);
+        self
+    }
+
+    /// About how many bytes a page of each bucket's stream holds in a merged read.
+    #[must_use]
+    pub fn merged_read_page_bytes(&self) -> u64 {
+        self.merge_page_bytes
     }
 
     /// The page size of each bucket's stream in a merged read.

@@ -75,13 +75,29 @@ impl Table {
     /// ```
     #[must_use]
     pub fn stream_rows(&self, ranges: &KeyRanges, options: &ReadOptions) -> RowStream {
-        self.stream_pages(ranges, options, self.config.page_rows)
+        let pages = Pages { rows: self.config.page_rows, bytes: None, visible: false };
+        let stream = self.pulls(ranges, options, pages).filter_map(|pulled| {
+            std::future::ready(match pulled {
+                Ok(Pulled::Row(row)) => Some(Ok(row)),
+                Ok(Pulled::PageEnd) => None,
+                Err(error) => Some(Err(error)),
+            })
+        });
+        RowStream { inner: Box::pin(stream) }
     }
 
-    /// [`stream_rows`](Self::stream_rows) with pages of `page_rows` rows.
-    pub(crate) fn stream_pages(&self, ranges: &KeyRanges, options: &ReadOptions, page_rows: Option<u64>) -> RowStream {
+    /// The rows of `ranges` read in `pages`, with the end of each page that ended full when
+    /// `pages.visible` asks for it.
+    pub(crate) fn pulls(
+        &self,
+        ranges: &KeyRanges,
+        options: &ReadOptions,
+        pages: Pages,
+    ) -> impl Stream<Item = Result<Pulled, Error>> + Send + use<> {
         let read = Resumable {
-            page_rows,
+            pages,
+            rows_read: 0,
+            bytes_read: 0,
             table: self.clone(),
             ranges: ranges.clone(),
             options: options.clone(),
@@ -96,11 +112,10 @@ impl Table {
             backoff: Backoff::new(&self.config.read),
             done: false,
         };
-        let stream = futures_util::stream::unfold(read, |mut read| async move {
-            let row = read.next_row().await?;
-            Some((row, read))
-        });
-        RowStream { inner: Box::pin(stream) }
+        futures_util::stream::unfold(read, |mut read| async move {
+            let pulled = read.next().await?;
+            Some((pulled, read))
+        })
     }
 
     /// The rows whose keys lie in `ranges`, in key order, collected: [`stream_rows`](Self::stream_rows)
@@ -131,9 +146,64 @@ impl Table {
     }
 }
 
+/// How a read is cut into pages, one request each.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pages {
+    /// At most this many rows a page.
+    pub rows: Option<u64>,
+    /// About this many bytes a page: the rows of the next page are the bytes over the mean
+    /// size of the rows read so far (at least one row), and [`FIRST_PAGE_ROWS`] before any.
+    pub bytes: Option<u64>,
+    /// Whether the end of a full page is reported ([`Pulled::PageEnd`]) before the next
+    /// page is asked for.
+    pub visible: bool,
+}
+
+/// The rows of a byte-bounded read's first page, before it knows how large its rows are:
+/// few, so that a first page of large rows stays small.
+pub(crate) const FIRST_PAGE_ROWS: u64 = 16;
+
+impl Pages {
+    /// The rows to ask for in the next page, after `rows_read` rows of `bytes_read` bytes;
+    /// `None` for no page limit.
+    pub(crate) fn next_rows(self, rows_read: u64, bytes_read: u64) -> Option<u64> {
+        let Some(bytes) = self.bytes else {
+            return self.rows;
+        };
+        let fit = match bytes_read.checked_div(rows_read) {
+            None => FIRST_PAGE_ROWS,
+            Some(mean) => (bytes / mean.max(1)).max(1),
+        };
+        Some(self.rows.map_or(fit, |rows| rows.min(fit)))
+    }
+}
+
+/// What a paged read yields: a row, or the end of a page that ended full (when asked for).
+#[derive(Debug)]
+pub(crate) enum Pulled {
+    Row(Row),
+    PageEnd,
+}
+
+/// The bytes a row takes in a response, near enough to size pages by: its key, and each
+/// cell's family, qualifier, value, labels and timestamp.
+fn row_bytes(key: &[u8], cells: &[RowCell]) -> u64 {
+    let cells: usize = cells
+        .iter()
+        .map(|cell| {
+            let labels: usize = cell.labels.iter().map(String::len).sum();
+            cell.family_name.len() + cell.qualifier.len() + cell.value.len() + labels + 8
+        })
+        .sum();
+    u64::try_from(key.len() + cells).unwrap_or(u64::MAX)
+}
+
 /// The state of one resumable read between rows.
 struct Resumable {
-    page_rows: Option<u64>,
+    pages: Pages,
+    /// Rows delivered, and their bytes ([`row_bytes`]), which size the next page.
+    rows_read: u64,
+    bytes_read: u64,
     table: Table,
     ranges: KeyRanges,
     options: ReadOptions,
@@ -154,7 +224,7 @@ struct Resumable {
 }
 
 impl Resumable {
-    async fn next_row(&mut self) -> Option<Result<Row, Error>> {
+    async fn next(&mut self) -> Option<Result<Pulled, Error>> {
         loop {
             if self.done || self.remaining == Some(0) {
                 return None;
@@ -185,17 +255,22 @@ impl Resumable {
                         // deliver it twice.
                         continue;
                     }
+                    self.rows_read += 1;
+                    self.bytes_read = self.bytes_read.saturating_add(row_bytes(&key, &cells));
                     let key = Key::from(key);
                     self.last = Some(key.clone());
                     self.remaining = self.remaining.map(|n| n - 1);
                     self.delivered += 1;
                     self.attempts = 0;
                     self.backoff.reset();
-                    return Some(Ok(Row { key, cells }));
+                    return Some(Ok(Pulled::Row(Row { key, cells })));
                 }
                 Ok(None) => {
                     if self.asked.is_some_and(|asked| self.delivered >= asked) {
                         self.rows = None; // a full page: the next one follows
+                        if self.pages.visible {
+                            return Some(Ok(Pulled::PageEnd));
+                        }
                         continue;
                     }
                     self.done = true;
@@ -227,7 +302,7 @@ impl Resumable {
         let Some(rows) = row_set(&ranges) else {
             return Ok(None);
         };
-        let asked = match (self.remaining, self.page_rows) {
+        let asked = match (self.remaining, self.pages.next_rows(self.rows_read, self.bytes_read)) {
             (Some(left), Some(page)) => Some(left.min(page)),
             (left, page) => left.or(page),
         };
@@ -273,5 +348,25 @@ impl Resumable {
         }
         tokio::time::sleep(wait).await;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FIRST_PAGE_ROWS, Pages};
+
+    #[test]
+    fn pages_by_bytes_fit_the_mean_row_and_stay_under_the_row_limit() {
+        let pages = |rows, bytes| Pages { rows, bytes, visible: true };
+        assert_eq!(pages(Some(1000), None).next_rows(50, 1 << 30), Some(1000), "rows alone");
+        assert_eq!(pages(None, None).next_rows(0, 0), None, "no limit at all");
+        assert_eq!(pages(Some(1000), Some(1 << 20)).next_rows(0, 0), Some(FIRST_PAGE_ROWS), "nothing read yet");
+        assert_eq!(pages(Some(4), Some(1 << 20)).next_rows(0, 0), Some(4), "a smaller row limit holds");
+        // 16 rows of 4 KiB read: 256 fit in 1 MiB.
+        assert_eq!(pages(Some(1000), Some(1 << 20)).next_rows(16, 16 * 4096), Some(256));
+        assert_eq!(pages(Some(100), Some(1 << 20)).next_rows(16, 16 * 4096), Some(100));
+        assert_eq!(pages(None, Some(1 << 20)).next_rows(16, 16 * 100), Some(10_485));
+        assert_eq!(pages(Some(1000), Some(1 << 20)).next_rows(1, 8 << 20), Some(1), "one row larger than a page");
+        assert_eq!(pages(Some(1000), Some(1 << 20)).next_rows(3, 0), Some(1000), "empty rows");
     }
 }

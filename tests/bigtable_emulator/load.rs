@@ -1,22 +1,22 @@
 //! Load: `ROWKEY_LOAD_ROWS` rows (20,000 unless set; `.ci/run` sets 100,000) of salted keys
-//! over 16 buckets written through `MutateRows` and read back by a merged fan-out stream.
+//! over 16 buckets, each with a value of 200 bytes to 4 KiB (2 KiB on average), written
+//! through `MutateRows` and read back by a merged fan-out stream.
 //!
 //! Reports rows per second for writes with one batch in flight (as writes went before they
 //! were concurrent) and with the default configuration, and for the merged read collected
 //! (every bucket read whole, then merged: what `read_merged` did before it streamed) and
-//! streamed; and the client's peak heap above its level before each read, counted by the test
-//! binary's allocator. The streamed read must deliver its first row before its last bucket
-//! ends, every row once in merge order, and stay under a bound that does not grow with the
+//! streamed by `Table::stream_merged`, with the default pages and with pages bounded by bytes
+//! alone; and the client's peak heap above its level before each read, counted by the test
+//! binary's allocator. The streamed read must deliver its first row long before its last,
+//! every row once in merge order, and stay under a bound that does not grow with the
 //! table.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use futures_util::{Stream, StreamExt};
+use futures_util::StreamExt;
 use rowkey::KeyRanges;
 use rowkey::bigtable::bigtable_rs::bigtable::BigTableConnection;
-use rowkey::bigtable::{Config, Error, MergedRows, ReadOptions, Row, Table, set_cell};
+use rowkey::bigtable::{Config, MergedRows, ReadOptions, Row, Table, set_cell};
 use rowkey::salt::Salt;
 use rowkey::scan::OrderedScan;
 
@@ -38,6 +38,16 @@ fn readings(n: usize) -> impl Iterator<Item = Reading> {
     (0..n).map(|i| (format!("dev{:06}", i / 100), 1_600_000_000_000 + i64::try_from(i % 100).unwrap()))
 }
 
+/// A value of 200 to 4,095 bytes, its size spread evenly over the rows, led by the reading's
+/// time so that each row's value is its own.
+fn value(reading: &Reading) -> Vec<u8> {
+    let spread = usize::try_from(reading.1.unsigned_abs() % 3_896).unwrap();
+    let size = 200 + (spread * 7_919) % 3_896;
+    let mut value = format!("{:>24}", reading.1).into_bytes();
+    value.resize(size, b'.');
+    value
+}
+
 fn per_sec(rows: usize, took: Duration) -> String {
     #[allow(clippy::cast_precision_loss)]
     let rate = rows as f64 / took.as_secs_f64();
@@ -51,7 +61,7 @@ pub async fn load(emulator: &Emulator, direct: &BigTableConnection) {
         let salt = *salt;
         readings(n).map(move |reading| {
             let key = salt.ordered_key(&(reading.0.as_str(),), &reading).expect("a salted key");
-            (key, vec![set_cell(FAMILY, "v", format!("{:>24}", reading.1), 1_000)])
+            (key, vec![set_cell(FAMILY, "v", value(&reading), 1_000)])
         })
     };
 
@@ -97,86 +107,42 @@ pub async fn load(emulator: &Emulator, direct: &BigTableConnection) {
         per_sec(n, collected),
         mib(collected_heap)
     );
-    let unpaged = table.clone().with_config(Config::default().merge_page_rows(None));
-    streamed(&unpaged, &buckets, &salt, n, "one request a bucket").await;
-    streamed(&table, &buckets, &salt, n, "pages of 1,000 rows (the default)").await;
-    public_merged(&table, &buckets, &salt, n).await;
+    public_merged(&table, &buckets, &salt, n, "pages of 1,000 rows and 1 MiB (the default)").await;
+    let by_bytes = table.clone().with_config(Config::default().merge_page_rows(None));
+    public_merged(&by_bytes, &buckets, &salt, n, "pages of 1 MiB").await;
 }
 
-/// The same read through `Table::stream_merged` itself, as a caller writes it: every row once
-/// in merge order, the first long before the last, and the heap bound of a paged read.
-async fn public_merged(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize) {
+/// The read through `Table::stream_merged`, as a caller writes it: every row once in merge
+/// order, the first long before the last, and the heap bound.
+async fn public_merged(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize, how: &str) {
     let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
     let base = heap::reset_peak();
     let merged = table.stream_merged(buckets.iter().cloned(), &ReadOptions::new(), unsalt);
-    let (count, (first_after, ()), took) = drain(merged, salt, || ()).await;
+    let (count, first_after, took) = drain(merged, salt).await;
     let heap = heap::peak() - base;
     eprintln!(
-        "load: Table::stream_merged over 16 buckets: {}, first row after {first_after:.2?}, peak heap {:.1} MiB",
+        "load: Table::stream_merged over 16 buckets, {how}: {}, first row after {first_after:.2?}, peak heap {:.1} MiB",
         per_sec(count, took),
         mib(heap)
     );
     assert_eq!(count, n, "every row once");
     assert!(first_after < took / 4, "the first row came late: after {first_after:?} of {took:?}");
-    assert!(heap < STREAMED_HEAP_BOUND, "stream_merged of {n} rows held {:.1} MiB", mib(heap));
-}
-
-/// Reads every bucket merged as a stream, as `stream_merged` does (each bucket in pages of
-/// `merged_read_page_rows`), with a count of the buckets that have ended; checks the rows,
-/// reports, and checks the heap bound of a paged read.
-async fn streamed(table: &Table, buckets: &[KeyRanges], salt: &Salt, n: usize, how: &str) {
-    let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
-    // With a count of the buckets that have ended.
-    let ended = Arc::new(AtomicUsize::new(0));
-    let page = table.config().merged_read_page_rows();
-    let streams: Vec<_> = buckets
-        .iter()
-        .map(|b| {
-            let stream =
-                table.clone().with_config(table.config().clone().page_rows(page)).stream_rows(b, &ReadOptions::new());
-            counting_end(stream, &ended)
-        })
-        .collect();
-    let base = heap::reset_peak();
-    let merged = MergedRows::new(streams, unsalt);
-    let (count, (first_after, ended_at_first), took) = drain(merged, salt, || ended.load(Ordering::SeqCst)).await;
-    let heap = heap::peak() - base;
-    eprintln!(
-        "load: merged read of 16 buckets, streamed, {how}: {}, first row after {first_after:.2?} with {ended_at_first} \
-         of 16 buckets ended, peak heap {:.1} MiB",
-        per_sec(count, took),
-        mib(heap)
-    );
-    assert_eq!(count, n, "every row once");
-    assert!(ended_at_first < 16, "the first row came only after every bucket ended");
-    // Without pages the HTTP/2 buffers grow with the table: reported, not bounded.
-    assert!(
-        page.is_none() || heap < STREAMED_HEAP_BOUND,
-        "a streamed read of {n} rows held {:.1} MiB, above the bound of {:.0} MiB",
-        mib(heap),
-        mib(STREAMED_HEAP_BOUND)
-    );
+    assert!(heap < STREAMED_HEAP_BOUND, "stream_merged of {n} rows, {how}, held {:.1} MiB", mib(heap));
 }
 
 /// Reads a merged stream (which sends nothing before it is polled) to its end, checking the
-/// merge order: the rows read, when the first came with what `at_first` said then, and the
-/// time it all took.
-async fn drain<T>(
-    mut merged: MergedRows<'_>,
-    salt: &Salt,
-    at_first: impl FnOnce() -> T,
-) -> (usize, (Duration, T), Duration) {
+/// merge order and each row's value: the rows read, when the first came, and the time it all
+/// took.
+async fn drain(mut merged: MergedRows<'_>, salt: &Salt) -> (usize, Duration, Duration) {
     let started = Instant::now();
-    let mut at_first = Some(at_first);
     let mut first = None;
     let mut count = 0;
     let mut previous: Option<Reading> = None;
     while let Some(row) = merged.next().await {
         let row = row.expect("a merged row");
-        if let Some(at_first) = at_first.take() {
-            first = Some((started.elapsed(), at_first()));
-        }
+        first.get_or_insert_with(|| started.elapsed());
         let reading = salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
+        assert!(row.value(FAMILY, b"v") == Some(&value(&reading)[..]), "row {}: its value", row.key);
         assert!(previous.as_ref().is_none_or(|p| *p < reading), "row {} out of merge order", row.key);
         previous = Some(reading);
         count += 1;
@@ -187,17 +153,4 @@ async fn drain<T>(
 #[allow(clippy::cast_precision_loss)]
 fn mib(bytes: usize) -> f64 {
     bytes as f64 / f64::from(1u32 << 20)
-}
-
-/// `stream`, counting into `ended` when it ends.
-fn counting_end(
-    stream: impl Stream<Item = Result<Row, Error>> + Send + 'static,
-    ended: &Arc<AtomicUsize>,
-) -> std::pin::Pin<Box<dyn Stream<Item = Result<Row, Error>> + Send>> {
-    let ended = Arc::clone(ended);
-    let end = futures_util::stream::once(async move {
-        ended.fetch_add(1, Ordering::SeqCst);
-    })
-    .filter_map(|()| async { None });
-    Box::pin(stream.chain(end))
 }
