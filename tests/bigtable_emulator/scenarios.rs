@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Bound, RangeBounds};
 
+use futures_util::StreamExt;
 use rowkey::bigtable::{Error, FailReason, ReadOptions, Row, Table, set_cell};
 use rowkey::field::{Padded, Reversed};
 use rowkey::format::Delimited;
@@ -419,6 +420,21 @@ pub async fn salted_ordered(table: &Table) -> Summary {
         })
         .collect();
     summary.check_merged(table, whole, &ReadOptions::new(), &unsalt, unsalted.keys().collect(), "every bucket").await;
+
+    // A query no key can match: each bucket's ranges are empty (a time window `t..t`), so
+    // every stream reads nothing, never the whole table an empty RowSet would read.
+    let nothing: Vec<KeyRanges> = (0..16)
+        .map(|bucket: u32| {
+            let mut scan = OrderedScan::new(4);
+            scan.fix(&bucket).and_then(|s| s.fix("phone")).and_then(|s| s.fix("4c410523")).expect("fixed fields");
+            let ranges = scan.range(Bound::Included(&Desc(5i64)), Bound::Excluded(&Desc(5i64))).expect("a window");
+            assert!(ranges.is_empty(), "bucket {bucket}: t..t holds no key: {ranges}");
+            ranges
+        })
+        .collect();
+    summary.check_merged(table, nothing.clone(), &ReadOptions::new(), &unsalt, Vec::new(), "no key can match").await;
+    let rows = table.stream_merged(nothing, &ReadOptions::new(), unsalt).collect::<Vec<_>>().await;
+    assert!(rows.is_empty(), "a merged stream of empty buckets: {} rows", rows.len());
 
     // One range across every bucket is in key order, not in unsalted order: refused.
     let across = table.read_merged([KeyRange::all()], &ReadOptions::new(), unsalt).await;
