@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 
 use crate::error::{Error, Result};
-use crate::field::calendar::{days_from_civil, parse_date, write_date, write_instant};
+use crate::field::calendar::{civil_from_days, days_from_civil, parse_date, write_date, write_instant};
 use crate::field::decimal::encode_decimal;
 use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_text};
 use crate::field::{Desc, EncodeText};
@@ -16,6 +16,7 @@ use crate::key::Key;
 use crate::key_text::KeyForm;
 use crate::salt::SaltHash;
 use crate::schema::decode::{Encoded, natural_bytes};
+use crate::schema::value::parse_float;
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
 
@@ -25,10 +26,14 @@ impl Schema {
     /// printed gives the key back. The prefix and bucket are computed; given, they must match.
     ///
     /// The forms: text as is, or quoted (`"two words"`) with Rust's escapes; `null` for the
-    /// `None` of an optional field; integers in decimal (hex fields in hex); bytes as
-    /// `b"..."` with `\xNN` escapes, or as cbt prints them (hex fields in hex); instants in
-    /// RFC 3339 UTC (`2020-05-01T00:00:00.5Z`), dates `YYYY-MM-DD`; UUIDs hyphenated, ULIDs
-    /// in Crockford base32, IP addresses as usual; a transformed field takes the value before
+    /// `None` of an optional field; integers in decimal (hex fields in hex); floats as Rust
+    /// prints them (`1.5`, `-0.0`, `1e300`, `inf`, `-inf`), a NaN as `NaN` (`f64::NAN`),
+    /// `-NaN` (its negation) or `NaN:0x` and the 16 hex digits of its `f64` bits, so that its
+    /// sign and payload reach the key (an `f32` field takes the bits of the `f64` it widens
+    /// to); bytes as `b"..."` with `\xNN` escapes, or as cbt prints them (hex fields in hex);
+    /// instants in RFC 3339 UTC (`2020-05-01T00:00:00.5Z`), dates `YYYY-MM-DD`, years
+    /// outside 0000 to 9999 with a sign (`+10000-01-01`); UUIDs hyphenated, ULIDs in
+    /// Crockford base32, IP addresses as usual; a transformed field takes the value before
     /// its transform (the host, not the reversed domain).
     ///
     /// [`Inspection`]: crate::schema::Inspection
@@ -56,6 +61,14 @@ impl Schema {
     ///
     /// let err = Reading::SCHEMA.encode(&[("device_type", "phone"), ("device_id", "4c410523"), ("ts_millis", "soon")]).unwrap_err();
     /// assert!(err.to_string().contains("`ts_millis`"), "{err}");
+    ///
+    /// // A NaN's payload, printed by `inspect`, reaches the key.
+    /// #[derive(RowKey)]
+    /// struct Sample { sensor: String, value: f64 }
+    ///
+    /// let nan = Sample { sensor: "t1".into(), value: f64::from_bits(0x7ff0_0000_0000_0001) }.to_key()?;
+    /// assert_eq!(Sample::SCHEMA.inspect(&nan)?.to_string(), "sensor=t1 value=NaN:0x7ff0000000000001");
+    /// assert_eq!(Sample::SCHEMA.encode(&[("sensor", "t1"), ("value", "NaN:0x7ff0000000000001")])?, nan);
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode(&self, values: &[(&str, &str)]) -> Result<Key> {
@@ -387,32 +400,27 @@ pub(crate) fn parse_value(field: &FieldSchema, text: &str) -> Result<Value> {
         Encoding::Int64 | Encoding::Uint64 | Encoding::BigEndianInt64 | Encoding::Decimal { .. } => {
             Value::Int(int(text)?)
         }
-        Encoding::Float64 | Encoding::Float32 => Value::Float(text.parse().map_err(|_| bad("a number"))?),
+        Encoding::Float64 | Encoding::Float32 => Value::Float(
+            parse_float(text)
+                .ok_or_else(|| bad("a number, inf, -inf, NaN, -NaN or NaN:0x and a NaN's 16 hex digits"))?,
+        ),
         Encoding::Bool => match text {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             _ => return Err(bad("true or false")),
         },
-        Encoding::TimestampMicros => {
+        Encoding::TimestampMicros | Encoding::Timestamp(_) => {
             let (secs, nanos) = parse_rfc3339(text).ok_or_else(|| bad("an RFC 3339 time in UTC"))?;
-            if nanos % 1000 != 0 {
-                return Err(bad("an instant in whole microseconds"));
-            }
-            Value::Timestamp(secs * 1_000_000 + i64::from(nanos / 1000))
-        }
-        Encoding::Timestamp(spec) => {
-            let (secs, nanos) = parse_rfc3339(text).ok_or_else(|| bad("an RFC 3339 time in UTC"))?;
-            if spec.nanos {
-                Value::TimestampNanos(i128::from(secs) * 1_000_000_000 + i128::from(nanos))
-            } else if nanos % 1000 != 0 {
-                return Err(bad("an instant in whole microseconds"));
-            } else {
-                Value::Timestamp(secs * 1_000_000 + i64::from(nanos / 1000))
+            let nanos = i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+            match field.encoding {
+                Encoding::Timestamp(spec) if spec.nanos => Value::TimestampNanos(nanos),
+                _ if nanos % 1000 != 0 => return Err(bad("an instant in whole microseconds")),
+                _ => Value::Timestamp(
+                    i64::try_from(nanos / 1000).map_err(|_| bad("an instant within i64 microseconds of 1970"))?,
+                ),
             }
         }
-        Encoding::Date(_) => {
-            Value::Date(parse_date(text.as_bytes(), field.rust_type).map_err(|_| bad("a date YYYY-MM-DD"))?)
-        }
+        Encoding::Date(_) => Value::Date(parse_day(text).ok_or_else(|| bad("a date YYYY-MM-DD"))?),
         Encoding::Uuid => Value::Uuid(
             crate::field::uuid::parse_text(text.as_bytes(), field.rust_type)
                 .map_err(|_| bad("a hyphenated lowercase UUID"))?,
@@ -465,23 +473,29 @@ fn unquote(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// `YYYY-MM-DD`, or with ISO 8601's expanded year (`+10000-01-01`, `-0001-12-31`) as `Value`
+/// prints years outside 0000 to 9999, into days from the epoch.
+fn parse_day(date: &str) -> Option<i64> {
+    let Some(unsigned) = date.strip_prefix(['+', '-']) else {
+        return parse_date(date.as_bytes(), "date").ok();
+    };
+    let mut parts = unsigned.splitn(3, '-');
+    let (year, month, day): (u32, u32, u32) =
+        (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
+    // Beyond every date and time type's range, and near enough that seconds stay within i64.
+    if year > 1_000_000_000 || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let year = if date.starts_with('-') { -i64::from(year) } else { i64::from(year) };
+    let days = days_from_civil(year, month, day);
+    // A day the month does not have (02-30) would count on into the next month.
+    (civil_from_days(days) == (year, month, day)).then_some(days)
+}
+
 /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` into seconds and nanoseconds from the epoch.
 fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
     let (date, time) = text.split_once('T')?;
-    let days = match date.strip_prefix(['+', '-']) {
-        // ISO 8601's expanded years, as `Value` prints years outside 0000 to 9999.
-        Some(unsigned) => {
-            let mut parts = unsigned.splitn(3, '-');
-            let (year, month, day): (i64, u32, u32) =
-                (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
-            let year = if date.starts_with('-') { -year } else { year };
-            if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-                return None;
-            }
-            days_from_civil(year, month, day)
-        }
-        None => parse_date(date.as_bytes(), "timestamp").ok()?,
-    };
+    let days = parse_day(date)?;
     let time = time.strip_suffix('Z')?;
     let (hms, fraction) = time.split_once('.').unwrap_or((time, ""));
     let mut parts = hms.split(':').map(|p| (p.len() == 2).then(|| p.parse::<i64>().ok()).flatten());
@@ -494,4 +508,24 @@ fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
     }
     let nanos = if fraction.is_empty() { 0 } else { format!("{fraction:0<9}").parse().ok()? };
     Some((days * 86_400 + h * 3600 + m * 60 + s, nanos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expanded_years_read_back_and_impossible_dates_are_refused() {
+        assert_eq!(parse_day("1970-01-01"), Some(0));
+        assert_eq!(parse_day("+10000-01-01"), Some(2_932_897));
+        assert_eq!(parse_day("-0001-12-31"), Some(-719_529));
+        assert_eq!(parse_day("+2021-02-30"), None);
+        assert_eq!(parse_day("+2021-13-01"), None);
+        assert_eq!(parse_day("+2021-4294967295-01"), None);
+        assert_eq!(parse_day("-99999999999-01-01"), None);
+        // The first and last microseconds of i64, as `Value` prints them.
+        assert_eq!(parse_rfc3339("-290308-12-21T19:59:05.224192Z"), Some((-9_223_372_036_855, 224_192_000)));
+        assert_eq!(parse_rfc3339("+294247-01-10T04:00:54.775807Z"), Some((9_223_372_036_854, 775_807_000)));
+        assert_eq!(parse_rfc3339("+1000000000-12-31T23:59:59Z").map(|(s, _)| s > 0), Some(true));
+    }
 }

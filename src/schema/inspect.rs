@@ -23,6 +23,12 @@ impl Schema {
     /// borrowed field (`&str`, `&[u8]`) is read whole even where `from_key` cannot borrow it
     /// (it needed unescaping): the key is well formed, and the owned type reads it.
     ///
+    /// Each field's [`value_text`](InspectedField::value_text) is text that
+    /// [`encode`](Self::encode) reads back to the same key, for every field type: a float's
+    /// NaN keeps its sign and payload (`NaN`, `-NaN`, or `NaN:0x` and its 16 hex digits of
+    /// bits, see [`Value`]), integers their full width, instants and dates their whole range
+    /// (years beyond 9999 with a sign), text its escapes.
+    ///
     /// # Errors
     ///
     /// The first place where the bytes stop matching the schema, as the error `from_key`
@@ -284,8 +290,10 @@ impl InspectedField {
         self.field
     }
 
-    /// The value as text, in the form [`Schema::encode`] reads back: as `Display` shows it,
-    /// without the name and the notes on how the key stores it.
+    /// The value as text, in the form [`Schema::encode`] reads back to the same key: as
+    /// `Display` shows it, without the name and the notes on how the key stores it. A float
+    /// keeps its sign and NaN payload ([`Value`]'s `Display`: `NaN`, `-NaN`,
+    /// `NaN:0x7ff0000000000001`); `-0.0` and `0.0` share one key, which prints as `0.0`.
     ///
     /// ```
     /// use rowkey::RowKey;

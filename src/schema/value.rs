@@ -85,13 +85,36 @@ impl Value {
 
 /// Values print so that a line of `name=value` pairs stays unambiguous: text that holds
 /// spaces, quotes, `=` or control characters is quoted, bytes are `b"..."` with `\xNN`
-/// escapes, floats use Rust's shortest round-trip form, timestamps RFC 3339 in UTC.
+/// escapes, floats use Rust's shortest round-trip form (`0.1`, `1e300`, `inf`, `-inf`),
+/// timestamps RFC 3339 in UTC.
+///
+/// A NaN keeps its sign and payload, as the ordered format does: `NaN` is the canonical quiet
+/// NaN (`f64::NAN`, bits `7ff8000000000000`), `-NaN` its negation, and any other NaN is
+/// `NaN:0x` and its 16 hex digits of `f64` bits (an `f32` is widened to the `f64` its key
+/// holds, so its payload sits 29 bits up: `f32::from_bits(0x7f800001)` is
+/// `NaN:0x7ff0000020000000`). [`Schema::encode`](crate::schema::Schema::encode) reads each
+/// form back to the same bits.
+///
+/// ```
+/// use rowkey::schema::Value;
+///
+/// assert_eq!(Value::Float(f64::NAN).to_string(), "NaN");
+/// assert_eq!(Value::Float(-f64::NAN).to_string(), "-NaN");
+/// assert_eq!(Value::Float(f64::from_bits(0x7ff0_0000_0000_0001)).to_string(), "NaN:0x7ff0000000000001");
+/// assert_eq!(Value::Float(f64::from(f32::from_bits(0xffc0_0001))).to_string(), "NaN:0xfff8000020000000");
+/// assert_eq!(Value::Float(f64::NEG_INFINITY).to_string(), "-inf");
+/// ```
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Null => f.write_str("null"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(n) => write!(f, "{n}"),
+            Value::Float(x) if x.is_nan() => match x.to_bits() {
+                CANONICAL_NAN => f.write_str("NaN"),
+                NEGATIVE_NAN => f.write_str("-NaN"),
+                bits => write!(f, "NaN:{bits:#018x}"),
+            },
             Value::Float(x) => write!(f, "{x:?}"),
             Value::Str(text) if is_bare(text) => f.write_str(text),
             Value::Str(text) => write!(f, "{text:?}"),
@@ -118,6 +141,32 @@ impl fmt::Display for Value {
             Value::Ip(ip) => write!(f, "{ip}"),
         }
     }
+}
+
+/// The bits of `f64::NAN`, which prints as `NaN`, and of its negation, `-NaN`.
+const CANONICAL_NAN: u64 = 0x7ff8_0000_0000_0000;
+const NEGATIVE_NAN: u64 = 0xfff8_0000_0000_0000;
+
+/// A float in the forms [`Value`]'s `Display` writes: Rust's own (`1.5`, `-0.0`, `1e300`,
+/// `inf`), `NaN`, `-NaN`, or `NaN:0x` and a NaN's 16 hex digits of bits. `None` for other
+/// text, and for bits that are not a NaN's.
+pub(crate) fn parse_float(text: &str) -> Option<f64> {
+    match text {
+        "NaN" => return Some(f64::from_bits(CANONICAL_NAN)),
+        "-NaN" => return Some(f64::from_bits(NEGATIVE_NAN)),
+        _ => {}
+    }
+    if let Some(digits) = text.strip_prefix("NaN:0x") {
+        if digits.len() != 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let x = f64::from_bits(u64::from_str_radix(digits, 16).ok()?);
+        return x.is_nan().then_some(x);
+    }
+    // Rust also reads `nan` and `inf` in any case, with a sign: the sign is the NaN's, with
+    // no payload.
+    let x: f64 = text.parse().ok()?;
+    Some(if x.is_nan() { f64::from_bits(if text.starts_with('-') { NEGATIVE_NAN } else { CANONICAL_NAN }) } else { x })
 }
 
 /// Text that can be printed without quotes and still read back from a `name=value` line.
@@ -205,5 +254,22 @@ mod tests {
         assert_eq!(Value::Str("café".into()).to_string(), "café");
         assert_eq!(Value::Float(0.1).to_string(), "0.1");
         assert_eq!(Value::Float(1e300).to_string(), "1e300");
+    }
+
+    #[test]
+    fn every_float_reads_back_from_its_text_to_the_same_bits() {
+        let nans = [CANONICAL_NAN, NEGATIVE_NAN, 0x7ff0_0000_0000_0001, 0xfff0_0000_0000_0001, 0x7ff8_dead_beef_0001];
+        let others = [0.0f64, -0.0, 1.5, -1e-300, 5e-324, f64::MAX, f64::MIN, f64::INFINITY, f64::NEG_INFINITY];
+        for x in nans.map(f64::from_bits).into_iter().chain(others) {
+            let text = Value::Float(x).to_string();
+            assert_eq!(parse_float(&text).map(f64::to_bits), Some(x.to_bits()), "{text}");
+        }
+        assert_eq!(Value::Float(-0.0).to_string(), "-0.0");
+        assert_eq!(parse_float("nan").map(f64::to_bits), Some(CANONICAL_NAN));
+        assert_eq!(parse_float("-nan").map(f64::to_bits), Some(NEGATIVE_NAN));
+        // Bits that are not a NaN's, and hex of another length, are refused.
+        assert_eq!(parse_float("NaN:0x3ff0000000000000"), None);
+        assert_eq!(parse_float("NaN:0x7ff000000000001"), None);
+        assert_eq!(parse_float("NaN:0x+7ff00000000001"), None);
     }
 }
