@@ -1,6 +1,7 @@
 //! What the test binaries share: reading the vector files in `tests/data/`, and key structs.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod edges;
 pub mod hcl;
 pub mod keys;
 pub mod strategies;
