@@ -836,3 +836,108 @@ fn scan_help_documents_its_exit_statuses() {
     let help = String::from_utf8(output.stdout).unwrap();
     assert!(help.contains("3 when no key can match the query"), "{help}");
 }
+
+/// `rowkey inspect --json` of each key given in `form`, then `rowkey encode` of the fields it
+/// printed: the same key, in the same form.
+fn inspect_then_encode<T: KeySchema>(keys: &[Key], form: KeyForm) -> Vec<serde_json::Value> {
+    let schema = schema_file::<T>();
+    let input: String = keys.iter().map(|key| form.format(key) + "\n").collect();
+    let name = format!("{form:?}").to_lowercase();
+    let output = rowkey()
+        .args(["inspect", "--json", "--from", &name, "--schema"])
+        .arg(&schema)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = printed.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(lines.len(), keys.len(), "{printed}");
+    for (key, line) in keys.iter().zip(&lines) {
+        assert_eq!(line["key"], form.format(key).as_str());
+        let pairs = line["fields"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(name, value)| format!("{name}={}", value.as_str().unwrap()));
+        let output = rowkey().args(["encode", "--to", &name, "--schema"]).arg(&schema).args(pairs).output().unwrap();
+        assert!(output.status.success(), "{line}: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(String::from_utf8(output.stdout).unwrap(), form.format(key) + "\n", "{line}");
+    }
+    lines
+}
+
+#[test]
+fn what_inspect_prints_of_every_field_type_encodes_to_the_same_key() {
+    use common::edges::{edge_key, edge_text_key};
+    let sample = |strategy: &dyn Fn(&mut TestRunner) -> Key| {
+        let mut runner = TestRunner::deterministic();
+        (0..8).map(|_| strategy(&mut runner)).collect::<Vec<Key>>()
+    };
+    let ordered = sample(&|runner| edge_key().new_tree(runner).unwrap().current().to_key().unwrap());
+    let delimited = sample(&|runner| edge_text_key().new_tree(runner).unwrap().current().to_key().unwrap());
+    for form in [KeyForm::Hex, KeyForm::Cbt, KeyForm::Base64] {
+        inspect_then_encode::<common::edges::EdgeKey>(&ordered, form);
+        inspect_then_encode::<common::edges::EdgeText>(&delimited, form);
+    }
+}
+
+#[test]
+fn floats_keep_their_sign_and_nan_payload_from_inspect_to_encode() {
+    use common::edges::{EdgeKey, edge_key};
+    let mut runner = TestRunner::deterministic();
+    let base = edge_key().new_tree(&mut runner).unwrap().current();
+    let cases: [(f64, f32, &str, &str); 5] = [
+        (
+            f64::from_bits(0x7ff0_0000_0000_0001),
+            f32::from_bits(0x7f80_0001),
+            "NaN:0x7ff0000000000001",
+            "NaN:0x7ff0000020000000",
+        ),
+        (
+            f64::from_bits(0xfff0_0000_0000_0001),
+            f32::from_bits(0xffc0_0001),
+            "NaN:0xfff0000000000001",
+            "NaN:0xfff8000020000000",
+        ),
+        (f64::from_bits(0x7ff8_dead_beef_0001), f32::NAN, "NaN:0x7ff8deadbeef0001", "NaN"),
+        (-f64::NAN, -f32::NAN, "-NaN", "-NaN"),
+        (-0.0, -0.0, "0.0", "0.0"),
+    ];
+    let schema = schema_file::<EdgeKey>();
+    for (float64, float32, text64, text32) in cases {
+        let value =
+            EdgeKey { float64, float32, desc_float64: Some(float64), maybe_float32: Some(float32), ..base.clone() };
+        let key = value.to_key().unwrap();
+        // The line a person reads shows the same text.
+        let output = rowkey()
+            .args(["inspect", "--from", "hex", "--schema"])
+            .arg(&schema)
+            .arg(KeyForm::Hex.format(&key))
+            .output()
+            .unwrap();
+        let line = String::from_utf8(output.stdout).unwrap();
+        for shown in [
+            format!(" float64={text64} "),
+            format!(" float32={text32} "),
+            format!(" desc_float64={text64} (desc) "),
+            format!(" maybe_float32={text32} "),
+        ] {
+            assert!(line.contains(&shown), "{shown:?} not in {line}");
+        }
+        let lines = inspect_then_encode::<EdgeKey>(std::slice::from_ref(&key), KeyForm::Hex);
+        assert_eq!(lines[0]["fields"]["float64"], text64);
+        assert_eq!(lines[0]["fields"]["float32"], text32);
+    }
+    // `-0.0` and `-0` given to encode are the key of `0.0`: the format has one zero.
+    let zero = EdgeKey { float64: 0.0, ..base.clone() }.to_key().unwrap();
+    let inspection = EdgeKey::SCHEMA.inspect(&zero).unwrap();
+    for negative in ["-0.0", "-0"] {
+        let pairs = inspection.fields().iter().map(|f| match f.name() {
+            "float64" => format!("float64={negative}"),
+            name => format!("{name}={}", f.value_text()),
+        });
+        let output = rowkey().args(["encode", "--to", "hex", "--schema"]).arg(&schema).args(pairs).output().unwrap();
+        assert_eq!(String::from_utf8(output.stdout).unwrap(), KeyForm::Hex.format(&zero) + "\n", "{negative}");
+    }
+}
