@@ -16,7 +16,7 @@ use std::ops::{Bound, RangeBounds};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use redb::{Database, ReadableTable, TableDefinition};
+use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
 use rowkey::scan::OrderedScan;
 use rowkey::transform::reverse_domain;
 use rowkey::{Key, KeyRanges, RowKey, RowKeyOwned};
@@ -243,6 +243,81 @@ fn sample_scans_match_brute_force() {
         |(t, h, m)| Sample::scan().time(*t).host(h).metric(m).ranges(),
         |(t, h, m), row| row.time == *t && row.host == *h && row.metric == *m,
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Queries that match nothing. Their ranges must be empty (or, past the ends of a field's
+// values, hold no key of the type), so that a read, a range delete and a merge over them touch
+// no row: a store reads "no bounds" as the whole table, and an empty Bigtable `RowSet` as every
+// row. The fixed fields are those of stored rows, so a range that covered them by mistake
+// would find something.
+
+#[test]
+fn queries_that_match_nothing_read_delete_and_merge_nothing() {
+    let mut rng = Rng(9);
+    let readings = Table::load("reading-nothing", (0..ROW_COUNT).map(|_| reading(&mut rng)));
+    for r in readings.picks(&mut rng).into_iter().take(20) {
+        let device = || Reading::scan().device_type(&r.device_type).device_id(&r.device_id);
+        let t = r.ts_millis;
+        // The salt source is fixed: one bucket, and a reversed field whose bounds swap.
+        readings.assert_matches_nothing(&format!("{r:?}: ts {t}..{t}"), device().ts_millis_range(t..t).ranges());
+        readings
+            .assert_matches_nothing(&format!("{r:?}: ts {}..{t}", t + 1), device().ts_millis_range(t + 1..t).ranges());
+        // Between two neighbouring values: the builder works on the encoded bytes, so its
+        // range lies between the two keys and holds no key of the type, but is not empty.
+        readings.assert_reads_nothing(
+            &format!("{r:?}: ts ({t}, {})", t + 1),
+            &device().ts_millis_range((Bound::Excluded(t), Bound::Excluded(t + 1))).ranges().unwrap(),
+        );
+    }
+    // Past the ends of the field's values: a range beside the keys of the extreme value that
+    // holds none of the type's keys.
+    for r in readings.picks(&mut rng).into_iter().take(5) {
+        let device = || Reading::scan().device_type(&r.device_type).device_id(&r.device_id);
+        let above = device().ts_millis_range((Bound::Excluded(i64::MAX), Bound::Unbounded)).ranges().unwrap();
+        readings.assert_reads_nothing("ts above i64::MAX", &above);
+        // A reversed field holds values from 0 up (`i64::MAX - v` must not overflow).
+        let below = device().ts_millis_range(..0).ranges().unwrap();
+        readings.assert_reads_nothing("ts below 0", &below);
+    }
+
+    // The salt source in an empty range: every bucket's share of it is empty too, rather than
+    // the bucket's whole range.
+    let samples = Table::load("sample-nothing", (0..ROW_COUNT).map(|_| sample(&mut rng)));
+    for t in samples.picks(&mut rng).into_iter().take(20).map(|s| s.time) {
+        samples.assert_matches_nothing(&format!("time {t}..{t}"), Sample::scan().time_range(t..t).ranges());
+        samples.assert_matches_nothing(&format!("time {t}..={}", t - 1), Sample::scan().time_range(t..=t - 1).ranges());
+    }
+    let above = Sample::scan().time_range((Bound::Excluded(i64::MAX), Bound::Unbounded)).ranges().unwrap();
+    samples.assert_reads_nothing("time above i64::MAX", &above);
+
+    // A descending time in the ordered format, a text field in the delimited one, and a field
+    // after a bit-reversed id.
+    let pages = Table::load("page-nothing", (0..ROW_COUNT).map(|_| page(&mut rng)));
+    for p in pages.picks(&mut rng).into_iter().take(20) {
+        let crawled = p.crawled;
+        pages.assert_matches_nothing(
+            &format!("{p:?}: crawled at..at"),
+            Page::scan().host(&p.host).path(&p.path).crawled_range(crawled..crawled).ranges(),
+        );
+    }
+    let points = Table::load("point-nothing", (0..ROW_COUNT).map(|_| point(&mut rng)));
+    for p in points.picks(&mut rng).into_iter().take(20) {
+        let metric = || Point::scan().device(&p.device).metric(&p.metric);
+        let t = p.ts_secs;
+        points.assert_matches_nothing(&format!("{p:?}: ts {t}..{t}"), metric().ts_secs_range(t..t).ranges());
+        points.assert_matches_nothing(
+            &format!("{p:?}: metric {0}..{0}", p.metric),
+            Point::scan().device(&p.device).metric_range(p.metric.as_str()..p.metric.as_str()).ranges(),
+        );
+    }
+    let lines = Table::load("order-line-nothing", (0..3_000i64).map(|id| OrderLine { order_id: id, line: 0 }));
+    for id in [0, 7, 2_999] {
+        lines.assert_matches_nothing(
+            &format!("order {id}, lines 0..0"),
+            OrderLine::scan().order_id(id).line_range(0..0).ranges(),
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -548,6 +623,33 @@ impl<T: RowKeyOwned + Debug> Table<T> {
             found += usize::from(!scanned.is_empty());
         }
         assert!(found * 4 >= asked, "only {found} of {asked} queries found rows");
+    }
+
+    /// A query that matches no key: its ranges are empty, and so read, delete and merge
+    /// nothing.
+    fn assert_matches_nothing(&self, query: &str, ranges: rowkey::Result<KeyRanges>) {
+        let ranges = ranges.unwrap_or_else(|e| panic!("ranges for {query}: {e}"));
+        assert!(ranges.is_empty(), "{query}: matches no key, but its ranges are {ranges}");
+        self.assert_reads_nothing(query, &ranges);
+    }
+
+    /// Reading, deleting and merging `ranges` leave every row where it is and return none.
+    fn assert_reads_nothing(&self, query: &str, ranges: &KeyRanges) {
+        assert_eq!(self.scan(ranges), Vec::<usize>::new(), "{query}: read");
+        assert!(self.merged(ranges, |key| Key::from(key)).is_empty(), "{query}: merged");
+
+        let before = self.stored().len();
+        let tx = self.store.db.begin_write().unwrap();
+        let deleted = {
+            let mut rows = tx.open_table(ROWS).unwrap();
+            for range in ranges {
+                rows.retain_in::<&[u8], _>(range.bounds(), |_, _| false).unwrap();
+            }
+            before - rows.len().unwrap() as usize
+        };
+        // Never committed: a wrong range must not empty the table for the other queries.
+        tx.abort().unwrap();
+        assert_eq!(deleted, 0, "{query}: a delete by its ranges removes rows");
     }
 
     /// The rows of `ranges`, each range read from the store as its own stream and the streams

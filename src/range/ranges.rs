@@ -111,7 +111,12 @@ impl KeyRanges {
         self.ranges.len()
     }
 
-    /// Whether there are no ranges, so no key is covered.
+    /// Whether there are no ranges, so no key is covered: a query that no key can match.
+    ///
+    /// Check it before turning the ranges into a store's request. A read over no ranges
+    /// should not reach the store at all, since stores read a request without bounds as the
+    /// whole key space: a Bigtable `ReadRowsRequest` whose `RowSet` holds no range returns
+    /// every row of the table.
     ///
     /// ```
     /// let ranges: rowkey::KeyRanges = [rowkey::KeyRange::from("b".."a")].into_iter().collect();
