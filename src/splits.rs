@@ -533,26 +533,38 @@ impl Splits {
     /// The `splits=a,b,c` argument of `cbt createtable TABLE`. Quote it for the shell when
     /// a point holds a character the shell reads (`$`, `*`, `;`, ...).
     ///
+    /// cbt reads the list as one line of CSV: a point holding a comma or a double quote is
+    /// written in double quotes, each of its own quotes doubled (`"a,b"`, `"say ""hi"""`),
+    /// which cbt reads back as the point's bytes; any other point is written as it is.
+    ///
     /// # Errors
     ///
-    /// [`Error::InvalidArgument`] naming the first point that `cbt` cannot take and why: a
-    /// byte outside printable ASCII (cbt has no escapes, and an argument holds no `00`), a
-    /// comma (cbt splits the list on commas) or a space.
+    /// [`Error::InvalidArgument`] when there are no points (cbt refuses an empty `splits=`:
+    /// create the table without the argument), or naming the first point that `cbt` cannot
+    /// take and why: a byte outside printable ASCII (cbt has no escapes, and an argument holds
+    /// no `00`) or a space.
     ///
     /// ```
     /// use rowkey::splits::Splits;
     ///
     /// assert_eq!(Splits::new(["01#", "02#"]).to_cbt_arg()?, "splits=01#,02#");
+    /// assert_eq!(Splits::new(["a,b", "\"c\""]).to_cbt_arg()?, r#"splits="""c""","a,b""#);
     /// let err = Splits::new([b"\x81".as_slice()]).to_cbt_arg().unwrap_err();
     /// assert!(err.to_string().contains(r"split 0 (\x81) holds the byte 81"), "{err}");
+    /// assert!(Splits::default().to_cbt_arg().is_err());
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn to_cbt_arg(&self) -> Result<String> {
+        if self.points.is_empty() {
+            return Err(Error::argument(
+                "splits",
+                "there are no split points, and cbt refuses an empty `splits=`: create the table without it",
+            ));
+        }
         let mut out = String::from("splits=");
         for (i, point) in self.points.iter().enumerate() {
-            if let Some(&b) = point.iter().find(|&&b| !(0x21..0x7f).contains(&b) || b == b',') {
+            if let Some(&b) = point.iter().find(|&&b| !(0x21..0x7f).contains(&b)) {
                 let why = match b {
-                    b',' => "a comma, which cbt reads as the end of a split".to_owned(),
                     b' ' => "a space, which cbt's argument cannot hold".to_owned(),
                     b => format!(
                         "the byte {b:02x}, and cbt takes splits as printable text without escapes; \
@@ -564,8 +576,16 @@ impl Splits {
             if i > 0 {
                 out.push(',');
             }
-            // Printable ASCII, checked above.
-            out.push_str(&String::from_utf8_lossy(point));
+            // Printable ASCII, checked above. cbt's CSV reader takes a comma as the end of a
+            // point and a quote as quoting, unless the point is quoted.
+            let text = String::from_utf8_lossy(point);
+            if point.iter().any(|&b| b == b',' || b == b'"') {
+                out.push('"');
+                out.push_str(&text.replace('"', "\"\""));
+                out.push('"');
+            } else {
+                out.push_str(&text);
+            }
         }
         Ok(out)
     }

@@ -231,17 +231,89 @@ fn bigtable_json_holds_the_points_in_base64() {
 fn the_cbt_argument_takes_printable_points_and_names_the_others() {
     let splits = Reading::SCHEMA.split_planner().plan().unwrap();
     let arg = splits.to_cbt_arg().unwrap();
-    // cbt reads `splits=` and cuts the rest at commas, taking each piece as the key's bytes.
-    let list = arg.strip_prefix("splits=").unwrap();
-    let keys: Vec<&[u8]> = list.split(',').map(str::as_bytes).collect();
-    assert_eq!(keys, splits.points().iter().map(Key::as_bytes).collect::<Vec<_>>());
+    assert_eq!(cbt_splits(&arg), Ok(splits.points().iter().map(|p| p.to_vec()).collect()));
+    // Points without a comma or a quote are written as they are.
+    assert!(!arg.contains('"'), "{arg}");
+
+    // Commas and double quotes, which cbt's CSV reader would take as the end of a point or
+    // as quoting: each such point quoted, and read back as its bytes.
+    let awkward = Splits::new(["a,b", "\"x\"", "a\"b", "\"", ",", "\"\",\"\"", "plain#", "a\"\"b,"]);
+    let arg = awkward.to_cbt_arg().unwrap();
+    assert_eq!(cbt_splits(&arg), Ok(awkward.points().iter().map(|p| p.to_vec()).collect()), "{arg}");
+
+    // No points: cbt refuses `splits=` with nothing after it, so there is no argument to give.
+    assert_eq!(cbt_splits("splits="), Err("EOF".to_owned()));
+    let err = Splits::default().to_cbt_arg().unwrap_err().to_string();
+    assert!(err.contains("no split points") && err.contains("without it"), "{err}");
 
     let err = OrderedReading::SCHEMA.split_planner().plan().unwrap().to_cbt_arg().unwrap_err().to_string();
     assert!(err.contains(r"split 0 (\x81) holds the byte 81"), "{err}");
-    let err = Splits::new(["a,b"]).to_cbt_arg().unwrap_err().to_string();
-    assert!(err.contains("a comma"), "{err}");
     let err = Splits::new(["a b"]).to_cbt_arg().unwrap_err().to_string();
     assert!(err.contains("a space"), "{err}");
+}
+
+/// Reads `splits=...` as cbt does: the text after `=` is one record of CSV, read with Go's
+/// `encoding/csv` defaults. A field is unquoted (and holds no `"`) or quoted, with `""` for a
+/// quote inside; a quoted field ends at a comma or the end. No text at all is an error, as is
+/// a quote out of place.
+fn cbt_splits(arg: &str) -> Result<Vec<Vec<u8>>, String> {
+    let list = arg.strip_prefix("splits=").expect(arg).as_bytes();
+    if list.is_empty() {
+        return Err("EOF".to_owned());
+    }
+    let mut fields = Vec::new();
+    let mut i = 0;
+    loop {
+        let mut field = Vec::new();
+        if list.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match (list.get(i), list.get(i + 1)) {
+                    (Some(b'"'), Some(b'"')) => {
+                        field.push(b'"');
+                        i += 2;
+                    }
+                    (Some(b'"'), None | Some(b',')) => {
+                        i += 1;
+                        break;
+                    }
+                    (Some(b'"'), Some(_)) => return Err(format!("extraneous \" in a quoted field at {i}")),
+                    (Some(&b), _) => {
+                        field.push(b);
+                        i += 1;
+                    }
+                    (None, _) => return Err("a quoted field without its closing quote".to_owned()),
+                }
+            }
+        } else {
+            while let Some(&b) = list.get(i).filter(|&&b| b != b',') {
+                if b == b'"' {
+                    return Err(format!("bare \" in a non-quoted field at {i}"));
+                }
+                field.push(b);
+                i += 1;
+            }
+        }
+        fields.push(field);
+        match list.get(i) {
+            Some(b',') => i += 1,
+            None => return Ok(fields),
+            Some(_) => unreachable!("a field ends at a comma or the end"),
+        }
+    }
+}
+
+#[test]
+fn the_cbt_reader_refuses_what_cbt_refuses() {
+    // What cbt 1.23 refused in `cbt createtable` against the emulator (`Invalid splits arg
+    // format: ... bare " in non-quoted-field`, `... extraneous or missing " in quoted-field`).
+    assert_eq!(cbt_splits("splits=a\"b"), Err("bare \" in a non-quoted field at 1".to_owned()));
+    assert!(cbt_splits("splits=\"a\"b").is_err());
+    assert!(cbt_splits("splits=\"a").is_err());
+    // And what it took: a quoted comma, a doubled quote, a quoted field that is the whole point.
+    assert_eq!(cbt_splits("splits=\"a,b\",c"), Ok(vec![b"a,b".to_vec(), b"c".to_vec()]));
+    assert_eq!(cbt_splits("splits=\"a\"\"b\",c"), Ok(vec![b"a\"b".to_vec(), b"c".to_vec()]));
+    assert_eq!(cbt_splits("splits=\"x\",y"), Ok(vec![b"x".to_vec(), b"y".to_vec()]));
 }
 
 /// Reads a Ruby double-quoted string list as the HBase shell (JRuby) does: `\xNN`, `\"`,
