@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
 use rowkey::schema::{Inspection, KeyField, Transform, Value};
+use serde::{Serialize, Serializer};
 
-use crate::{Failure, input, json};
+use crate::json::{self, Spacing};
+use crate::{Failure, input};
 
 /// The most keys the exit status counts: statuses above 125 mean other things to a shell.
 const MAX_STATUS: usize = 125;
@@ -45,13 +47,9 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         let inspection = key.and_then(|key| schema.inspect(&key));
         match inspection {
             Ok(inspection) if args.json => {
-                let fields = inspection.fields().iter().map(|f| (f.name(), json::string(&f.value_text())));
-                let mut members = vec![("key", json::string(&text)), ("fields", json::object(fields))];
-                if args.time_unit.is_some() {
-                    let times = times(&inspection, args.time_unit).map(|(name, time)| (name, json::string(&time)));
-                    members.push(("times", json::object(times)));
-                }
-                println!("{}", json::object(members));
+                let times = args.time_unit.map(|unit| Times(&inspection, unit));
+                let line = Line { key: &text, fields: Fields(&inspection), times };
+                println!("{}", json::to_text(&line, Spacing::one_line()));
             }
             Ok(inspection) if args.time_unit.is_some() => {
                 let times: Vec<(&str, String)> = times(&inspection, args.time_unit).collect();
@@ -74,15 +72,48 @@ pub fn run(args: Args) -> Result<u8, Failure> {
                 failed += 1;
                 eprintln!("rowkey: key {} ({text}) does not match {}: {e}", i + 1, schema.type_name);
                 if args.json {
-                    println!(
-                        "{}",
-                        json::object([("key", json::string(&text)), ("error", json::string(&e.to_string()))])
-                    );
+                    let line = Mismatch { key: &text, error: e.to_string() };
+                    println!("{}", json::to_text(&line, Spacing::one_line()));
                 }
             }
         }
     }
     Ok(u8::try_from(failed.min(MAX_STATUS)).unwrap_or(u8::MAX))
+}
+
+/// A `--json` line of a key that matches.
+#[derive(Serialize)]
+struct Line<'a> {
+    /// The key as it was given.
+    key: &'a str,
+    fields: Fields<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    times: Option<Times<'a>>,
+}
+
+/// A `--json` line of a key that does not match: the same words as standard error.
+#[derive(Serialize)]
+struct Mismatch<'a> {
+    key: &'a str,
+    error: String,
+}
+
+/// A key's field values as text (what `encode` reads back), by name, in key order.
+struct Fields<'a>(&'a Inspection);
+
+impl Serialize for Fields<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.fields().iter().map(|field| (field.name(), field.value_text())))
+    }
+}
+
+/// The reversed integer fields of a key as UTC times in a unit, by name, in key order.
+struct Times<'a>(&'a Inspection, TimeUnit);
+
+impl Serialize for Times<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(times(self.0, Some(self.1)))
+    }
 }
 
 /// The unit of `--time-unit`.

@@ -9,9 +9,11 @@ use rowkey::KeyRange;
 use rowkey::key_text::KeyForm;
 use rowkey::range::key_after;
 use rowkey::schema::ScanNext;
+use serde::Serialize;
 
+use crate::json::{self, Spacing};
 use crate::splits::shell_word;
-use crate::{Failure, input, json};
+use crate::{Failure, input};
 
 /// Print the key ranges of a query: leading fields fixed, optionally a range, a text prefix or
 /// a host and its sub-domains on the next one; for a salted key whose bucket is not fixed by
@@ -118,7 +120,8 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         )));
     }
     let text = if args.json {
-        json::object([("rowRanges", json::array(ranges.iter().map(|r| row_range_json(r))))]) + "\n"
+        let row_set = RowSet { row_ranges: ranges.iter().map(|range| RowRange::of(range)).collect() };
+        json::to_text(&row_set, Spacing::one_line()) + "\n"
     } else {
         ranges.iter().map(|range| cbt_line(range, &args.table) + "\n").collect()
     };
@@ -165,20 +168,44 @@ fn cbt_line(range: &KeyRange, table: &str) -> String {
     words.join(" ")
 }
 
-/// One `RowRange` of Bigtable's v2 API in proto3 JSON: bytes in base64.
-fn row_range_json(range: &KeyRange) -> String {
-    let b64 = |k: &[u8]| json::string(&KeyForm::Base64.format(k));
-    let start = match range.start() {
-        Bound::Included(k) => Some(("startKeyClosed", b64(k))),
-        Bound::Excluded(k) => Some(("startKeyOpen", b64(k))),
-        Bound::Unbounded => None,
-    };
-    let end = match range.end() {
-        Bound::Excluded(k) => Some(("endKeyOpen", b64(k))),
-        Bound::Included(k) => Some(("endKeyClosed", b64(k))),
-        Bound::Unbounded => None,
-    };
-    json::object(start.into_iter().chain(end))
+/// A `RowSet` of Bigtable's v2 API in proto3 JSON.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RowSet {
+    row_ranges: Vec<RowRange>,
+}
+
+/// One `RowRange` of Bigtable's v2 API in proto3 JSON: bytes in base64, at most one start and
+/// one end (none for an unbounded side), the start first.
+#[derive(Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RowRange {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_key_closed: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_key_open: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_key_open: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_key_closed: Option<String>,
+}
+
+impl RowRange {
+    fn of(range: &KeyRange) -> RowRange {
+        let b64 = |k: &[u8]| Some(KeyForm::Base64.format(k));
+        let mut row_range = RowRange::default();
+        match range.start() {
+            Bound::Included(k) => row_range.start_key_closed = b64(k),
+            Bound::Excluded(k) => row_range.start_key_open = b64(k),
+            Bound::Unbounded => {}
+        }
+        match range.end() {
+            Bound::Excluded(k) => row_range.end_key_open = b64(k),
+            Bound::Included(k) => row_range.end_key_closed = b64(k),
+            Bound::Unbounded => {}
+        }
+        row_range
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use rowkey::key_text::KeyForm;
 use rowkey::splits::Splits;
+use serde::Serialize;
 
-use crate::{Failure, input, json};
+use crate::json::{self, Spacing};
+use crate::{Failure, input};
 
 /// Print initial split points: at the salt's bucket boundaries, inside buckets, or at the
 /// quantiles of a sample of keys.
@@ -95,19 +97,24 @@ pub fn run(args: Args) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// The Admin API's `initialSplits`, keys in base64, laid out as `Splits::to_bigtable_json`
-/// lays them out: one split a line.
+/// The Admin API's `initialSplits`, keys in base64.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InitialSplits {
+    initial_splits: Vec<Split>,
+}
+
+#[derive(Serialize)]
+struct Split {
+    key: String,
+}
+
+/// The Admin API's `initialSplits`, laid out as `Splits::to_bigtable_json` lays them out: one
+/// split a line.
 fn bigtable_json(splits: &Splits) -> String {
-    let name = json::string("initialSplits");
-    if splits.is_empty() {
-        return format!("{{\n  {name}: []\n}}");
-    }
-    let points: Vec<String> = splits
-        .points()
-        .iter()
-        .map(|point| format!("    {}", json::object([("key", json::string(&KeyForm::Base64.format(point)))])))
-        .collect();
-    format!("{{\n  {name}: [\n{}\n  ]\n}}", points.join(",\n"))
+    let points = splits.points().iter().map(|point| Split { key: KeyForm::Base64.format(point) });
+    // The object is depth 1, its array 2: each split, at depth 3, on one line.
+    json::to_text(&InitialSplits { initial_splits: points.collect() }, Spacing::lined_to(2))
 }
 
 /// `word` as one shell word: as is when no character of it means anything to the shell,
