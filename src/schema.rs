@@ -135,9 +135,9 @@ impl Schema {
     /// otherwise.
     pub const DEFAULT_MAX_LEN: usize = 4096;
     /// The name of the prefix field, in errors and in [`key_fields`](Self::key_fields).
-    pub const PREFIX_FIELD: &'static str = "prefix";
+    pub const PREFIX_FIELD: &'static str = crate::format::PREFIX_FIELD;
     /// The name of the bucket field, in errors and in [`key_fields`](Self::key_fields).
-    pub const BUCKET_FIELD: &'static str = "bucket";
+    pub const BUCKET_FIELD: &'static str = crate::format::BUCKET_FIELD;
 
     /// The number of fields in a key of this type: the prefix, the bucket, and every field
     /// with flattened ones counted as their own fields. Equal to the key type's `FIELDS`.

@@ -13,3 +13,10 @@ mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
+
+/// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
+/// Here rather than in `schema`, because the formats and the salt name the field when they read
+/// it and sit below the schema.
+pub(crate) const PREFIX_FIELD: &str = "prefix";
+/// The name of the bucket field, as [`PREFIX_FIELD`] (`Schema::BUCKET_FIELD`).
+pub(crate) const BUCKET_FIELD: &str = "bucket";

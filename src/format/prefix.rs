@@ -2,7 +2,7 @@
 //! type starts with, checked when a key is read by the derive and by `Schema::inspect`.
 
 use crate::error::{Error, Result};
-use crate::schema::Schema;
+use crate::format::PREFIX_FIELD;
 
 /// Checks the prefix field read from a key (field `index`, starting at `offset`).
 ///
@@ -18,5 +18,5 @@ pub fn check_prefix(found: &[u8], expected: &'static str, index: usize, offset: 
         "prefix",
         format!("the key starts with {found:?}, not this type's prefix {expected:?}; it is a key of another type"),
     )
-    .in_field(index, Some(Schema::PREFIX_FIELD), offset))
+    .in_field(index, Some(PREFIX_FIELD), offset))
 }

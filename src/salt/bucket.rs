@@ -6,9 +6,9 @@ use crate::error::{Error, Result};
 use crate::field::decimal::{decode_decimal, encode_decimal};
 use crate::field::text::{Alphabet, EncodeText};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::format::Delimited;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key};
+use crate::format::{BUCKET_FIELD, Delimited};
 use crate::key::Key;
 use crate::salt::farmhash::farm_fingerprint;
 
@@ -640,11 +640,11 @@ pub fn check_bucket(salt: &Salt, found: u32, expected: u32, index: usize, offset
              the key was written with another salt or is corrupt"
         ),
     )
-    .in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset))
+    .in_field(index, Some(BUCKET_FIELD), offset))
 }
 
 /// Reads a salted key's bucket field as its salt writes it, naming the field on error.
 #[inline]
 pub fn read_bucket(salt: &Salt, bytes: &[u8], delimited: bool, index: usize, offset: usize) -> Result<u32> {
-    salt.read_bucket(bytes, delimited).map_err(|e| e.in_field(index, Some(crate::schema::Schema::BUCKET_FIELD), offset))
+    salt.read_bucket(bytes, delimited).map_err(|e| e.in_field(index, Some(BUCKET_FIELD), offset))
 }
