@@ -97,6 +97,7 @@ mod ip;
 mod jiff;
 mod nonzero;
 mod option;
+mod reversed;
 mod system_time;
 pub mod text;
 #[cfg(feature = "time")]
@@ -112,13 +113,13 @@ use crate::error::Result;
 use crate::key::Key;
 use crate::schema::Encoding;
 
-pub use crate::transform::Reversed;
 pub use decimal::{Integer, Padded};
 pub use desc::Desc;
 pub use hex::Hex;
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
+pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;

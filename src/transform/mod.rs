@@ -52,7 +52,6 @@
 mod bits;
 mod domain;
 mod fields;
-mod reversed;
 mod time;
 
 pub use bits::{bit_reverse, bit_reverse_u64};
@@ -60,4 +59,6 @@ pub use domain::{reverse_domain, reverse_url, unreverse_domain, unreverse_url};
 pub use fields::{BitReversed, ReversedDomain, ReversedUrl};
 pub use time::{reverse_timestamp, unreverse_timestamp};
 
-pub use reversed::Reversed;
+// Defined with the field types, which name it (see `field::reversed`).
+#[doc(inline)]
+pub use crate::field::Reversed;

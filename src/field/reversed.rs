@@ -1,5 +1,9 @@
 //! [`Reversed`]: an integer stored as `MAX - v`, so larger values sort first (the date and
 //! time types' impls are with theirs, in `field::instant`).
+//!
+//! It is a transform (`rowkey::transform` re-exports it) but is defined here, beside the field
+//! types it is built from: the instant and date impls in `field` name it, so a definition in
+//! `transform`, which builds on `field`, would make the two modules import each other.
 
 use std::cmp::Ordering;
 
