@@ -37,7 +37,7 @@ impl<T: Ord> Ord for Desc<T> {
 }
 
 impl<T: EncodeField> EncodeField for Desc<T> {
-    const ENCODING: crate::schema::Encoding = T::ENCODING;
+    const ENCODING: crate::field::Encoding = T::ENCODING;
     const DESCENDING: bool = !T::DESCENDING;
 
     #[inline]

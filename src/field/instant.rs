@@ -28,8 +28,8 @@ use crate::error::{Error, Result};
 use crate::field::calendar::{self, NANOS_PER_SEC};
 use crate::field::decimal::{decode_decimal, encode_decimal};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::{DateSpec, Encoding, TimeSpec};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::schema::{DateSpec, Encoding, TimeSpec};
 
 const NANOS_PER_MICRO: u32 = 1_000;
 const MICROS_PER_SEC: i64 = 1_000_000;
@@ -320,7 +320,7 @@ const fn reversed_width(max: i64) -> usize {
 macro_rules! timestamp_field {
     ($ty:ty) => {
         impl $crate::field::EncodeField for $ty {
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::time_spec::<$ty>(false);
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
 
             #[inline(always)]
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
@@ -337,7 +337,7 @@ macro_rules! timestamp_field {
 
         impl $crate::field::EncodeText for $ty {
             const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::instant::TIME_ALPHABET);
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::time_spec::<$ty>(false);
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
 
             fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 $crate::field::instant::encode_micros_text(self, out)
@@ -351,7 +351,7 @@ macro_rules! timestamp_field {
         }
 
         impl $crate::field::EncodeField for $crate::field::Reversed<$ty> {
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::time_spec::<$ty>(false);
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
 
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 $crate::field::EncodeField::encode_field(&$crate::field::instant::reversed_micros(&self.0)?, out)
@@ -367,7 +367,7 @@ macro_rules! timestamp_field {
 
         impl $crate::field::EncodeText for $crate::field::Reversed<$ty> {
             const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::Alphabet::DIGITS);
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::time_spec::<$ty>(false);
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
 
             fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 let stored = $crate::field::instant::reversed_micros(&self.0)?;
@@ -397,7 +397,7 @@ macro_rules! timestamp_field {
 macro_rules! date_field {
     ($ty:ty) => {
         impl $crate::field::EncodeField for $ty {
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::date_spec::<$ty>();
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
 
             #[inline]
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
@@ -413,7 +413,7 @@ macro_rules! date_field {
 
         impl $crate::field::EncodeText for $ty {
             const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::instant::TIME_ALPHABET);
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::date_spec::<$ty>();
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
 
             fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 $crate::field::instant::encode_date_text(self, out)
@@ -427,7 +427,7 @@ macro_rules! date_field {
         }
 
         impl $crate::field::EncodeField for $crate::field::Reversed<$ty> {
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::date_spec::<$ty>();
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
 
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 $crate::field::EncodeField::encode_field(&$crate::field::instant::reversed_days(&self.0)?, out)
@@ -443,7 +443,7 @@ macro_rules! date_field {
 
         impl $crate::field::EncodeText for $crate::field::Reversed<$ty> {
             const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::Alphabet::DIGITS);
-            const ENCODING: $crate::schema::Encoding = $crate::field::instant::date_spec::<$ty>();
+            const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
 
             fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 let stored = $crate::field::instant::reversed_days(&self.0)?;

@@ -32,8 +32,7 @@ use std::str::FromStr;
 use crate::error::{Error, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::wide::sixteen;
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::schema::Encoding;
+use crate::field::{DecodeField, EncodeField, Encoding, FieldBytes, Sink};
 
 const V4_TEXT_LEN: usize = 15;
 const V6_TEXT_LEN: usize = 39;

@@ -87,6 +87,7 @@ pub(crate) mod calendar;
 mod chrono;
 pub(crate) mod decimal;
 mod desc;
+pub(crate) mod description;
 mod duration;
 mod float;
 mod hex;
@@ -111,10 +112,11 @@ use smallvec::SmallVec;
 
 use crate::error::Result;
 use crate::key::Key;
-use crate::schema::Encoding;
 
 pub use decimal::{Integer, Padded};
 pub use desc::Desc;
+#[doc(inline)]
+pub use description::{DateSpec, Encoding, TimeSpec};
 pub use hex::Hex;
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
@@ -191,14 +193,13 @@ pub trait EncodeField {
     /// reads it to frame the field.
     const DESCENDING: bool = false;
 
-    /// What the field's bytes are, for the key's [`Schema`](crate::schema::Schema): the
+    /// What the field's bytes are, for the key's [`Schema`](description::Schema): the
     /// derive reads it for field types it does not know by name, so a type of your own can
     /// say it is, say, an [`Encoding::Int64`] and be exported and inspected as one. The
     /// default, [`Encoding::Custom`], shows its bytes as they are.
     ///
     /// ```
-    /// use rowkey::field::EncodeField;
-    /// use rowkey::schema::Encoding;
+    /// use rowkey::field::{EncodeField, Encoding};
     ///
     /// assert_eq!(<std::net::Ipv4Addr as EncodeField>::ENCODING, Encoding::Ipv4);
     /// ```

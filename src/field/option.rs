@@ -20,7 +20,7 @@ use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 impl<T: EncodeField> EncodeField for Option<T> {
-    const ENCODING: crate::schema::Encoding = T::ENCODING;
+    const ENCODING: crate::field::Encoding = T::ENCODING;
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         const {
             assert!(!T::DESCENDING, "write Desc<Option<T>>, not Option<Desc<T>>: Desc applies to the whole field");

@@ -71,7 +71,7 @@ impl Timestamp for SystemTime {
 /// `decode(encode(t)) <= t` and order is kept (equal microseconds give equal keys). Times
 /// before 1970 are negative and sort first.
 impl EncodeField for SystemTime {
-    const ENCODING: crate::schema::Encoding = crate::schema::Encoding::TimestampMicros;
+    const ENCODING: crate::field::Encoding = crate::field::Encoding::TimestampMicros;
 
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         to_micros(*self)?.encode_field(out)

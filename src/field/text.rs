@@ -29,8 +29,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Sink};
-use crate::schema::Encoding;
+use crate::field::{BigEndian, DecodeField, EncodeField, Encoding, FieldBytes, Sink};
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -75,12 +74,11 @@ pub trait EncodeText {
     /// then checked against the delimiter as it is written).
     const ALPHABET: Option<Alphabet>;
 
-    /// What the field's text is, for the key's [`Schema`](crate::schema::Schema), as
+    /// What the field's text is, for the key's [`Schema`](crate::field::description::Schema), as
     /// [`EncodeField::ENCODING`] says for the ordered format.
     ///
     /// ```
-    /// use rowkey::field::EncodeText;
-    /// use rowkey::schema::Encoding;
+    /// use rowkey::field::{EncodeText, Encoding};
     ///
     /// assert_eq!(<std::net::IpAddr as EncodeText>::ENCODING, Encoding::IpAddr);
     /// assert_eq!(<String as EncodeText>::ENCODING, Encoding::Custom); // the derive knows strings by name

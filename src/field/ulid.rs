@@ -76,8 +76,7 @@ mod with_crate {
     use crate::field::instant::Timestamp;
     use crate::field::text::{Alphabet, DecodeText, EncodeText};
     use crate::field::wide::sixteen;
-    use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-    use crate::schema::Encoding;
+    use crate::field::{DecodeField, EncodeField, Encoding, FieldBytes, Sink};
 
     /// Crockford's base32 digits, uppercase.
     const ULID_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "Crockford base32 digits 0-9 A-Z" };

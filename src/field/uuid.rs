@@ -93,8 +93,7 @@ mod with_crate {
 
     use crate::field::text::{Alphabet, DecodeText, EncodeText};
     use crate::field::wide::sixteen;
-    use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-    use crate::schema::Encoding;
+    use crate::field::{DecodeField, EncodeField, Encoding, FieldBytes, Sink};
 
     /// Lowercase hex digits and `-`.
     const UUID_ALPHABET: Alphabet = Alphabet { lowest: b'-', name: "lowercase hex digits and '-'" };

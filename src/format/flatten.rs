@@ -4,9 +4,9 @@
 
 use crate::error::Result;
 use crate::field::Alphabet;
+use crate::field::description::Schema;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
-use crate::schema::Schema;
 
 /// A derived key in the ordered format, which `#[rowkey(flatten)]` can inline into another
 /// ordered key. The derive implements it; a struct that flattens a type asserts it once, so

@@ -12,44 +12,14 @@ use crate::format::{BUCKET_FIELD, Delimited};
 use crate::key::Key;
 use crate::salt::farmhash::farm_fingerprint;
 
+// Defined with the rest of the key's description, which a schema's salt names (see
+// `field::description`).
+pub use crate::field::description::SaltHash;
+
 /// The hex digits of an MD5 salt of `buckets` buckets, whose count must be 16 to the power of
 /// its 1 to 4 digits; `None` for any other count.
 pub(crate) fn md5_digits(buckets: u32) -> Option<usize> {
     [16, 256, 4096, 65_536].iter().position(|&n| n == buckets).map(|i| i + 1)
-}
-
-/// How a salt picks a bucket from the key's salt source fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SaltHash {
-    /// FarmHash Fingerprint64 of the source fields' ordered encoding, as GoogleSQL computes
-    /// `ABS(MOD(FARM_FINGERPRINT(bytes), buckets))`. Spreads any values evenly.
-    FarmHash,
-    /// One integer field's value modulo the bucket count (Tablestore's `time % 16`), with
-    /// negative values wrapped into range. Even for sequential values, and a reader can
-    /// compute the bucket from the value alone.
-    Modulo,
-    /// The first hex digits of the MD5 digest of the source fields' ordered encoding:
-    /// Tablestore's "first 4 characters of MD5(ip)" prefix. The bucket count is 16, 256, 4096
-    /// or 65536 (one to four digits), and the bucket field is those lowercase hex digits in
-    /// both formats, so a table can be pre-split at round hex boundaries. The bucket's number
-    /// is the digits' value, so fan-out and merging work as for the other salts.
-    ///
-    /// The variant exists with or without the `md5` feature, so that a match on `SaltHash`
-    /// does not change with features; without it, [`Salt::new`] refuses it (and
-    /// `hash = "md5"` in a derive does not compile).
-    ///
-    /// ```
-    /// use rowkey::format::Delimited;
-    /// use rowkey::salt::{Salt, SaltHash};
-    ///
-    /// // MD5("10.10.0.1") is 7e4abb77...
-    /// let salt = Salt::new(65_536, SaltHash::Md5Hex)?;
-    /// let key = salt.delimited_key(&Delimited::default(), &("10.10.0.1",), &("10.10.0.1", "cpu"))?;
-    /// assert_eq!(key, "7e4a#10.10.0.1#cpu");
-    /// assert!(Salt::new(1000, SaltHash::Md5Hex).is_err()); // not 16^digits
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    Md5Hex,
 }
 
 /// A salt: a bucket number in front of the key, computed from some of its fields, so that
