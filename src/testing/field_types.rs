@@ -35,10 +35,22 @@ const EDGE_SECS: &[i64] = &[
 /// let t: chrono::DateTime<chrono::Utc> =
 ///     rowkey::testing::timestamps().new_tree(&mut runner).unwrap().current();
 /// assert_eq!(t.timestamp_subsec_nanos() % 1000, 0);
+///
+/// // A plain field holds i64 microseconds: so do the values, for types that reach further.
+/// use rowkey::RowKey;
+/// for _ in 0..256 {
+///     let t: std::time::SystemTime = rowkey::testing::timestamps().new_tree(&mut runner).unwrap().current();
+///     assert!((t,).to_key().is_ok(), "{t:?}");
+/// }
 /// ```
 pub fn timestamps<T: Timestamp + std::fmt::Debug>() -> impl Strategy<Value = T> {
-    instants::<T>(T::MIN_SECS, T::MAX_SECS, 1000)
+    instants::<T>(T::MIN_SECS.max(MICROS_MIN_SECS), T::MAX_SECS.min(MICROS_MAX_SECS), 1000)
 }
+
+/// The whole seconds whose every microsecond an `i64` count of microseconds from the epoch
+/// holds: a plain instant field's range, narrower than a `SystemTime`'s.
+const MICROS_MIN_SECS: i64 = i64::MIN / 1_000_000;
+const MICROS_MAX_SECS: i64 = i64::MAX / 1_000_000 - 1;
 
 /// Instants of `T` with any nanosecond fraction, sub-microsecond ones included: the values a
 /// [`Nanos`](crate::field::Nanos) field holds, and that a plain instant field refuses.
