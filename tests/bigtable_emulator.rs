@@ -96,6 +96,18 @@ fn keys_and_ranges_on_the_bigtable_emulator() {
     drop(emulator);
 }
 
+/// The ranges of each salt bucket of an ordered key of a bucket and two fields: one stream
+/// each for a merged read of the whole table.
+fn bucket_ranges(buckets: u32) -> Vec<rowkey::KeyRanges> {
+    (0..buckets)
+        .map(|bucket| {
+            let mut scan = rowkey::scan::OrderedScan::new(3);
+            scan.fix(&bucket).expect("a bucket");
+            scan.ranges()
+        })
+        .collect()
+}
+
 /// The proxy's seeds: `ROWKEY_FAULT_SEEDS` of them (5 by default), the same on every run.
 fn fault_seeds() -> Vec<u64> {
     let count = std::env::var("ROWKEY_FAULT_SEEDS").ok().and_then(|n| n.parse().ok()).unwrap_or(5u64);

@@ -11,11 +11,9 @@
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use rowkey::KeyRanges;
 use rowkey::bigtable::bigtable_rs::bigtable::BigTableConnection;
 use rowkey::bigtable::{Config, ReadOptions, Retry, Row, Table, set_cell};
 use rowkey::salt::Salt;
-use rowkey::scan::OrderedScan;
 
 use crate::FAMILY;
 use crate::emulator::Emulator;
@@ -63,13 +61,7 @@ pub async fn merged_reads_of_large_rows(emulator: &Emulator, connection: &BigTab
 
 /// Reads every bucket merged and checks every row: its place in the merge order and its value.
 async fn read(table: &Table, salt: &Salt, size: usize, how: &str) {
-    let buckets: Vec<KeyRanges> = (0..BUCKETS)
-        .map(|bucket| {
-            let mut scan = OrderedScan::new(3);
-            scan.fix(&bucket).expect("a bucket");
-            scan.ranges()
-        })
-        .collect();
+    let buckets = crate::bucket_ranges(BUCKETS);
     let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
     let base = heap::reset_peak();
     let started = Instant::now();

@@ -18,7 +18,6 @@ use rowkey::KeyRanges;
 use rowkey::bigtable::bigtable_rs::bigtable::BigTableConnection;
 use rowkey::bigtable::{Config, MergedRows, ReadOptions, Row, Table, set_cell};
 use rowkey::salt::Salt;
-use rowkey::scan::OrderedScan;
 
 use crate::FAMILY;
 use crate::emulator::Emulator;
@@ -80,13 +79,7 @@ pub async fn load(emulator: &Emulator, direct: &BigTableConnection) {
     eprintln!("load: writes, one batch in flight (as before): {}", per_sec(n, one_in_flight));
     eprintln!("load: writes, {} batches of {} rows in flight: {}", 8, 1000, per_sec(n, concurrent));
 
-    let buckets: Vec<KeyRanges> = (0..16u32)
-        .map(|bucket| {
-            let mut scan = OrderedScan::new(3);
-            scan.fix(&bucket).expect("a bucket");
-            scan.ranges()
-        })
-        .collect();
+    let buckets = crate::bucket_ranges(16);
     let unsalt = |row: &Row| salt.decode_ordered::<Reading>(&row.key).expect("a salted key").1;
 
     // Collected: every bucket whole, then merged.

@@ -338,18 +338,11 @@ fn durations() -> impl Strategy<Value = Duration> + Clone {
     ]
 }
 
-/// Keys of [`EdgeKey`] over the edges of each field's type.
-pub fn edge_key() -> impl Strategy<Value = EdgeKey> {
-    let text = (
-        edge_text(true),
-        edge_text(true),
-        prop::option::of(edge_text(true)),
-        edge_char(true),
-        prop::option::of(edge_char(true)),
-        edge_bytes(0),
-        any::<[u8; 4]>(),
-    );
-    let ints = (
+/// Every integer type at its edges, in the order both edge keys hold them.
+type Ints = (i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, i128, u128);
+
+fn edge_ints() -> impl Strategy<Value = Ints> {
+    (
         edge_int!(i8),
         edge_int!(i16),
         edge_int!(i32),
@@ -362,7 +355,21 @@ pub fn edge_key() -> impl Strategy<Value = EdgeKey> {
         edge_int!(usize),
         edge_int!(i128),
         edge_int!(u128),
+    )
+}
+
+/// Keys of [`EdgeKey`] over the edges of each field's type.
+pub fn edge_key() -> impl Strategy<Value = EdgeKey> {
+    let text = (
+        edge_text(true),
+        edge_text(true),
+        prop::option::of(edge_text(true)),
+        edge_char(true),
+        prop::option::of(edge_char(true)),
+        edge_bytes(0),
+        any::<[u8; 4]>(),
     );
+    let ints = edge_ints();
     let transformed = (
         prop_oneof![Just(NonZeroU32::MIN), Just(NonZeroU32::MAX), any::<NonZeroU32>()],
         prop::option::of(edge_int!(i64)),
@@ -484,20 +491,7 @@ pub fn edge_text_key() -> impl Strategy<Value = EdgeText> {
         edge_int!(u64),
         prop::option::of(edge_int!(u16)),
     );
-    let ints = (
-        edge_int!(i8),
-        edge_int!(i16),
-        edge_int!(i32),
-        edge_int!(i64),
-        edge_int!(isize),
-        edge_int!(u8),
-        edge_int!(u16),
-        edge_int!(u32),
-        edge_int!(u64),
-        edge_int!(usize),
-        edge_int!(i128),
-        edge_int!(u128),
-    );
+    let ints = edge_ints();
     let transformed = (
         prop_oneof![Just(NonZeroI64::MIN), Just(NonZeroI64::MAX), any::<NonZeroI64>()],
         prop::option::of(prop_oneof![Just(0u32), Just(99_999), 0..=99_999u32]),
