@@ -1,4 +1,4 @@
-//! `#[derive(RowKey)]`'s compile-time checks: each file in `tests/ui` breaks one rule (one
+//! `#[derive(RowKey)]`'s and the field model's compile-time checks: each file in `tests/ui` breaks one rule (one
 //! breaks two) and its `.stderr` pins the error, its span and its advice.
 //!
 //! After changing a message: `TRYBUILD=overwrite cargo test --test derive_ui`, then read the

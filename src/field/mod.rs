@@ -96,6 +96,7 @@ pub(crate) mod int;
 mod ip;
 #[cfg(feature = "jiff")]
 mod jiff;
+mod model;
 mod nonzero;
 mod option;
 mod reversed;
@@ -121,6 +122,7 @@ pub use hex::Hex;
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
+pub use model::{Bools, ByteStrings, FieldType, Floats, Ints, ReadField, Strings, ValueFormat, WriteField};
 pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]

@@ -8,11 +8,13 @@
 pub mod delimited;
 pub(crate) mod flatten;
 pub mod ordered;
+mod ordered_values;
 pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
+pub use ordered_values::Ordered;
 
 /// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
 /// Here rather than in `schema`, because the formats and the salt name the field when they read

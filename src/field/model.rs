@@ -1,0 +1,292 @@
+//! The field model: a field type says once what value it is, and each key format says how it
+//! writes that kind of value.
+//!
+//! A format is a type parameter (a unit type such as [`Ordered`](crate::format::Ordered)), so
+//! every call is resolved at compile time: there is no trait object and no format tag to test
+//! at run time. A format implements one capability trait per family of values it can hold
+//! ([`Ints`], [`Floats`], [`Bools`], [`Strings`], [`ByteStrings`]); a field type implements
+//! [`WriteField<F>`] and [`ReadField<'de, F>`] for every format `F` with the capability it
+//! needs. When a format lacks it, the compile error comes from the capability trait, names
+//! the format and the type, and says which type the format holds instead.
+//!
+//! The field types of this crate still implement [`EncodeField`](super::EncodeField) and
+//! [`DecodeField`](super::DecodeField), the ordered format's own traits; a bridge gives each
+//! of them `WriteField<Ordered>` and `ReadField<'_, Ordered>`, so the model can be used (and
+//! checked against today's keys) before the field types move onto it one family at a time.
+
+use std::borrow::Cow;
+
+use crate::error::Result;
+use crate::field::{Encoding, Integer, Sink};
+
+/// A key format, seen from the field model: what a field reader gets to read one value.
+///
+/// Implemented by unit types that stand for a format and are only ever used as a type
+/// parameter; the framing (separators, escapes, descending fields) stays in the format's
+/// writer and reader.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, ValueFormat};
+/// use rowkey::format::Ordered;
+///
+/// // The ordered format hands a field reader the field's unescaped bytes.
+/// let input: <Ordered as ValueFormat>::Input<'_, '_> = FieldBytes::borrowed(b"abc");
+/// assert_eq!(input.as_slice(), b"abc");
+/// ```
+pub trait ValueFormat: Sized + 'static {
+    /// What a field reader receives: a field already cut from the key (the ordered format's
+    /// [`FieldBytes`](super::FieldBytes)), or, for formats whose fields can only be cut once
+    /// their type is known, a cursor borrowed (`'r`) from a key that lives for `'de`.
+    type Input<'r, 'de>;
+}
+
+/// What value a field type is, said once for every format.
+///
+/// ```
+/// use rowkey::Desc;
+/// use rowkey::field::{Encoding, FieldType};
+///
+/// assert_eq!(<std::net::Ipv4Addr as FieldType>::ENCODING, Encoding::Ipv4);
+/// assert!(<Desc<i64> as FieldType>::DESCENDING);
+/// assert!(!<i64 as FieldType>::DESCENDING);
+/// ```
+pub trait FieldType {
+    /// What the field's value is, for the key's [`Schema`](super::description::Schema):
+    /// exported, inspected and shown as this. [`Encoding::Custom`] shows the bytes as they are.
+    const ENCODING: Encoding = Encoding::Custom;
+
+    /// Whether the field sorts in descending order ([`Desc`](crate::Desc) sets it); the format
+    /// reads it to frame the field.
+    const DESCENDING: bool = false;
+}
+
+/// A field type that format `F` can write.
+///
+/// ```
+/// use rowkey::field::WriteField;
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// WriteField::<Ordered>::write(&64i64, &mut bytes)?;
+/// assert_eq!(bytes, [0xc0, 0x40]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of a `{F}` key",
+    label = "not a field type of the `{F}` format",
+    note = "a type of your own implements `FieldType`, `WriteField<F>` and `ReadField<'de, F>` by \
+            delegating to a field type the format holds"
+)]
+pub trait WriteField<F: ValueFormat>: FieldType {
+    /// Writes the field's bytes, before any escaping or framing by the format.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the value has no encoding in `F`
+    /// that keeps order.
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()>;
+}
+
+/// A field type that format `F` can read back from a key whose bytes live for `'de`.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, ReadField};
+/// use rowkey::format::Ordered;
+///
+/// let n = <i64 as ReadField<'_, Ordered>>::read(FieldBytes::borrowed(&[0xc0, 0x40]))?;
+/// assert_eq!(n, 64);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from a field of a `{F}` key",
+    label = "not a field type of the `{F}` format",
+    note = "a type of your own implements `FieldType`, `WriteField<F>` and `ReadField<'de, F>` by \
+            delegating to a field type the format holds"
+)]
+pub trait ReadField<'de, F: ValueFormat>: FieldType + Sized {
+    /// Reads the value from the field.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a value of
+    /// this type, [`Error::OutOfRange`](crate::Error::OutOfRange) when the value does not fit.
+    fn read(input: F::Input<'_, 'de>) -> Result<Self>;
+}
+
+/// A format that holds the integer type `I`.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, Ints};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// <Ordered as Ints<u32>>::write_int(7, &mut bytes)?;
+/// assert_eq!(<Ordered as Ints<u32>>::read_int(FieldBytes::borrowed(&bytes))?, 7);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold the integer type `{I}`",
+    label = "`{Self}` has no `{I}` fields",
+    note = "store the value in an integer type the `{Self}` format holds, such as `i64`"
+)]
+pub trait Ints<I: Integer>: ValueFormat {
+    /// Writes an integer's bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format has no bytes for it.
+    fn write_int<S: Sink>(value: I, out: &mut S) -> Result<()>;
+
+    /// Reads an integer back; a value that does not fit `I` is an
+    /// [`Error::OutOfRange`](crate::Error::OutOfRange), never a wrap.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not an integer.
+    fn read_int(input: Self::Input<'_, '_>) -> Result<I>;
+}
+
+/// A format that holds the float type `T` (`f32` or `f64`).
+///
+/// ```
+/// use rowkey::field::{FieldBytes, Floats};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// <Ordered as Floats<f64>>::write_float(-1.5, &mut bytes)?;
+/// assert_eq!(<Ordered as Floats<f64>>::read_float(FieldBytes::borrowed(&bytes))?, -1.5);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold the float type `{T}`",
+    label = "`{Self}` has no float fields",
+    note = "store a scaled integer (such as `i64` thousandths), or use a format with floats: `Ordered`"
+)]
+pub trait Floats<T>: ValueFormat {
+    /// Writes a float's bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format has no bytes for it.
+    fn write_float<S: Sink>(value: T, out: &mut S) -> Result<()>;
+
+    /// Reads a float back.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a `T`.
+    fn read_float(input: Self::Input<'_, '_>) -> Result<T>;
+}
+
+/// A format that holds `bool`.
+///
+/// ```
+/// use rowkey::field::{Bools, FieldBytes};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// Ordered::write_bool(true, &mut bytes)?;
+/// assert!(Ordered::read_bool(FieldBytes::borrowed(&bytes))?);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold `bool`",
+    label = "`{Self}` has no bool fields",
+    note = "store it as an integer type the `{Self}` format holds (`0` or `1`)"
+)]
+pub trait Bools: ValueFormat {
+    /// Writes a bool's bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format has no bytes for it.
+    fn write_bool<S: Sink>(value: bool, out: &mut S) -> Result<()>;
+
+    /// Reads a bool back.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a bool.
+    fn read_bool(input: Self::Input<'_, '_>) -> Result<bool>;
+}
+
+/// A format that holds text: `str`, `String`, `Cow<str>` and `char` all write and read
+/// through it.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, Strings};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// Ordered::write_str("phone", &mut bytes)?;
+/// assert_eq!(Ordered::read_str(FieldBytes::borrowed(&bytes))?, "phone");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold text",
+    label = "`{Self}` has no text fields",
+    note = "store the text's UTF-8 bytes as `Vec<u8>`"
+)]
+pub trait Strings: ValueFormat {
+    /// Writes text's bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format cannot hold this text.
+    fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()>;
+
+    /// Writes one character's bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format cannot hold it.
+    fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()>;
+
+    /// Reads text back, borrowed from the key when the format allows.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not UTF-8 text.
+    fn read_str<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, str>>;
+
+    /// Reads one character back.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not exactly one
+    /// character.
+    fn read_char(input: Self::Input<'_, '_>) -> Result<char>;
+}
+
+/// A format that holds byte strings: `[u8]`, `Vec<u8>`, `[u8; N]` and `Cow<[u8]>` all write
+/// and read through it.
+///
+/// ```
+/// use rowkey::field::{ByteStrings, FieldBytes};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// Ordered::write_bytes(&[0x4c, 0x41], &mut bytes)?;
+/// assert_eq!(&*Ordered::read_bytes(FieldBytes::borrowed(&bytes))?, [0x4c, 0x41]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold byte strings",
+    label = "`{Self}` has no byte-string fields",
+    note = "store the bytes as text the `{Self}` format holds, such as `Hex`"
+)]
+pub trait ByteStrings: ValueFormat {
+    /// Writes a byte string.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format cannot hold these bytes.
+    fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()>;
+
+    /// Reads a byte string back, borrowed from the key when the format allows.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a byte string.
+    fn read_bytes<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, [u8]>>;
+}

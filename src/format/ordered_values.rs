@@ -1,0 +1,251 @@
+//! The ordered format as a [`ValueFormat`]: [`Ordered`], its capabilities, and the bridge that
+//! gives every [`EncodeField`]/[`DecodeField`] type the model's traits for it.
+//!
+//! The capabilities call the field types' ordered codecs, so a value written through the model
+//! has exactly the bytes it has today.
+
+use std::borrow::Cow;
+
+use crate::error::Result;
+use crate::field::{
+    Bools, ByteStrings, DecodeField, EncodeField, Encoding, FieldBytes, FieldType, Floats, Ints, ReadField, Sink,
+    Strings, ValueFormat, WriteField,
+};
+
+/// The ordered format (Bigtable's `Struct.OrderedCodeBytes`) as a type parameter of the field
+/// model: [`WriteField<Ordered>`] and [`ReadField<'de, Ordered>`] are the ordered format's
+/// field types, and it holds every value family.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, ReadField, WriteField};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// WriteField::<Ordered>::write("phone", &mut bytes)?;
+/// let text: String = ReadField::<'_, Ordered>::read(FieldBytes::borrowed(&bytes))?;
+/// assert_eq!(text, "phone");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ordered;
+
+impl ValueFormat for Ordered {
+    type Input<'r, 'de> = FieldBytes<'de>;
+}
+
+// The bridge. `&T` and `Box<T>` are covered through their `EncodeField` impls; a second,
+// generic `impl WriteField<F> for &T` would overlap this one (`&_` is fundamental), so they
+// get theirs when the bridge goes.
+impl<T: EncodeField + ?Sized> FieldType for T {
+    const ENCODING: Encoding = T::ENCODING;
+    const DESCENDING: bool = T::DESCENDING;
+}
+
+impl<T: EncodeField + ?Sized> WriteField<Ordered> for T {
+    #[inline(always)]
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        self.encode_field(out)
+    }
+}
+
+impl<'de, T: DecodeField<'de> + FieldType> ReadField<'de, Ordered> for T {
+    #[inline(always)]
+    fn read(input: FieldBytes<'de>) -> Result<Self> {
+        T::decode_field(input)
+    }
+}
+
+macro_rules! ordered_ints {
+    ($($ty:ty),*) => {$(
+        impl Ints<$ty> for Ordered {
+            #[inline(always)]
+            fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
+                value.encode_field(out)
+            }
+
+            #[inline(always)]
+            fn read_int(input: FieldBytes<'_>) -> Result<$ty> {
+                <$ty>::decode_field(input)
+            }
+        }
+    )*};
+}
+
+ordered_ints!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! ordered_floats {
+    ($($ty:ty),*) => {$(
+        impl Floats<$ty> for Ordered {
+            #[inline(always)]
+            fn write_float<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
+                value.encode_field(out)
+            }
+
+            #[inline(always)]
+            fn read_float(input: FieldBytes<'_>) -> Result<$ty> {
+                <$ty>::decode_field(input)
+            }
+        }
+    )*};
+}
+
+ordered_floats!(f32, f64);
+
+impl Bools for Ordered {
+    #[inline(always)]
+    fn write_bool<S: Sink>(value: bool, out: &mut S) -> Result<()> {
+        value.encode_field(out)
+    }
+
+    #[inline(always)]
+    fn read_bool(input: FieldBytes<'_>) -> Result<bool> {
+        bool::decode_field(input)
+    }
+}
+
+impl Strings for Ordered {
+    #[inline(always)]
+    fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()> {
+        value.encode_field(out)
+    }
+
+    #[inline(always)]
+    fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()> {
+        value.encode_field(out)
+    }
+
+    #[inline(always)]
+    fn read_str<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, str>> {
+        Cow::decode_field(input)
+    }
+
+    #[inline(always)]
+    fn read_char(input: FieldBytes<'_>) -> Result<char> {
+        char::decode_field(input)
+    }
+}
+
+impl ByteStrings for Ordered {
+    #[inline(always)]
+    fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
+        value.encode_field(out)
+    }
+
+    #[inline(always)]
+    fn read_bytes<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, [u8]>> {
+        Cow::decode_field(input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::Desc;
+    use crate::{Key, RowKey};
+
+    /// A field type written once against the model, generic over the format: what every
+    /// field type becomes when it moves onto the model.
+    #[derive(Debug, PartialEq)]
+    struct Celsius(f64);
+
+    impl FieldType for Celsius {
+        const ENCODING: Encoding = Encoding::Float64;
+    }
+
+    impl<F: Floats<f64>> WriteField<F> for Celsius {
+        fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+            F::write_float(self.0, out)
+        }
+    }
+
+    impl<'de, F: Floats<f64>> ReadField<'de, F> for Celsius {
+        fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+            F::read_float(input).map(Celsius)
+        }
+    }
+
+    /// Carries a model field type into today's ordered writer and reader, which still take
+    /// `EncodeField`/`DecodeField`.
+    #[derive(Debug, PartialEq)]
+    struct Via<T>(T);
+
+    impl<T: WriteField<Ordered>> EncodeField for Via<T> {
+        const DESCENDING: bool = T::DESCENDING;
+        const ENCODING: Encoding = T::ENCODING;
+
+        fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+            self.0.write(out)
+        }
+    }
+
+    impl<'de, T: ReadField<'de, Ordered>> DecodeField<'de> for Via<T> {
+        fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+            T::read(bytes).map(Via)
+        }
+    }
+
+    fn model_bytes<T: WriteField<Ordered> + ?Sized>(value: &T) -> Vec<u8> {
+        let mut out = Vec::new();
+        value.write(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn bridged_types_write_their_ordered_bytes() {
+        // One-field keys whose bytes hold no 00 or ff: the key is the field's bytes.
+        assert_eq!(model_bytes(&14242i64), (14242i64,).to_key().unwrap().as_bytes());
+        assert_eq!(model_bytes(&u64::MAX), (u64::MAX,).to_key().unwrap().as_bytes());
+        assert_eq!(model_bytes("phone"), ("phone",).to_key().unwrap().as_bytes());
+        assert_eq!(model_bytes(&true), (true,).to_key().unwrap().as_bytes());
+        const {
+            assert!(<Desc<i64> as FieldType>::DESCENDING);
+            assert!(<&Desc<i64> as FieldType>::DESCENDING);
+            assert!(!<Box<i64> as FieldType>::DESCENDING);
+        }
+        assert_eq!(<Box<std::net::Ipv4Addr> as FieldType>::ENCODING, Encoding::Ipv4);
+    }
+
+    #[test]
+    fn keys_through_the_model_equal_todays_keys() {
+        // The key the crate's docs give for ("bobby", 14242i64).
+        assert_eq!((Via("bobby"), Via(14242i64)).to_key().unwrap().as_bytes(), b"bobby\x00\x01\xe0\x37\xa2");
+
+        let today = ("phone", -7i32, Desc(20200501i64), 21.5f64, &b"\x00\xff"[..], 'é', 2.5f32).to_key().unwrap();
+        let model = (
+            Via("phone"),
+            Via(-7i32),
+            Via(Desc(20200501i64)),
+            Via(Celsius(21.5)),
+            Via(&b"\x00\xff"[..]),
+            Via('é'),
+            Via(2.5f32),
+        )
+            .to_key()
+            .unwrap();
+        assert_eq!(model, today);
+
+        type Read = (Via<String>, Via<i32>, Via<Desc<i64>>, Via<Celsius>, Via<Vec<u8>>, Via<char>, Via<f32>);
+        let (text, int, desc, celsius, bytes, c, small) = Read::from_key(&today).unwrap();
+        assert_eq!(
+            (text.0.as_str(), int.0, desc.0.0, celsius.0, bytes.0.as_slice(), c.0, small.0),
+            ("phone", -7, 20200501, Celsius(21.5), &b"\x00\xff"[..], 'é', 2.5)
+        );
+    }
+
+    #[test]
+    fn capabilities_write_and_read_the_field_types_bytes() {
+        let mut out = Key::new();
+        <Ordered as Ints<u16>>::write_int(300, &mut out).unwrap();
+        assert_eq!(out.as_bytes(), model_bytes(&300u16));
+        assert_eq!(<Ordered as Ints<u16>>::read_int(FieldBytes::borrowed(out.as_bytes())).unwrap(), 300);
+        // Narrowing is the field type's: out of range, never a wrap.
+        assert!(<Ordered as Ints<u8>>::read_int(FieldBytes::borrowed(out.as_bytes())).is_err());
+
+        let mut out = Vec::new();
+        Ordered::write_char('€', &mut out).unwrap();
+        assert_eq!(Ordered::read_char(FieldBytes::borrowed(&out)).unwrap(), '€');
+        assert_eq!(Ordered::read_str(FieldBytes::owned(out.clone())).unwrap(), "€");
+        assert!(matches!(Ordered::read_bytes(FieldBytes::borrowed(&out)).unwrap(), Cow::Borrowed(b) if b == out));
+        assert!(Ordered::read_str(FieldBytes::borrowed(&[0xff])).is_err());
+    }
+}
