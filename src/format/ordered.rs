@@ -25,7 +25,8 @@
 //! derive use; reach for them to write a key type by hand.
 
 use crate::error::{Error, Location, Result};
-use crate::field::{DecodeField, EncodeField, FieldBytes, INLINE_FIELD, Sink};
+use crate::field::{EncodeField, FieldBytes, FieldType, INLINE_FIELD, ReadField, Sink, WriteField};
+use crate::format::Ordered;
 use crate::key::Key;
 use crate::key_buf::find_byte;
 
@@ -199,7 +200,7 @@ impl<'a> OrderedWriter<'a> {
     ///
     /// What the field's encoder returns, with the field's position filled in.
     #[inline]
-    pub fn field<T: EncodeField + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+    pub fn field<T: WriteField<Ordered> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
         self.write(None, value)
     }
 
@@ -218,17 +219,17 @@ impl<'a> OrderedWriter<'a> {
     /// assert_eq!(err.location().name(), Some("balance"));
     /// ```
     #[inline]
-    pub fn named_field<T: EncodeField + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
+    pub fn named_field<T: WriteField<Ordered> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
         self.write(Some(name), value)
     }
 
     #[inline(always)]
-    fn write<T: EncodeField + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
+    fn write<T: WriteField<Ordered> + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
         let index = self.next_field;
         self.next_field += 1;
         let mark = self.out.len();
         let located = |e: Error| e.in_field(index, name, mark);
-        if T::DESCENDING {
+        if <T as FieldType>::DESCENDING {
             if self.held_empty > 0 {
                 self.flush_held();
             }
@@ -236,7 +237,7 @@ impl<'a> OrderedWriter<'a> {
                 self.out.extend_from_slice(&SEPARATOR);
             }
             let body = self.out.len();
-            value.encode_field(&mut Descending(self.out)).map_err(located)?;
+            WriteField::<Ordered>::write(value, &mut Descending(self.out)).map_err(located)?;
             if self.out.len() == body {
                 self.out.extend_from_slice(&[!EMPTY_FIELD[0], !EMPTY_FIELD[1]]);
             }
@@ -245,7 +246,7 @@ impl<'a> OrderedWriter<'a> {
         } else if self.held_empty == 0 {
             let pending: &'static [u8] = if self.needs_separator { &SEPARATOR } else { &[] };
             let mut sink = Separated { out: self.out, pending, written: false };
-            value.encode_field(&mut sink).map_err(located)?;
+            WriteField::<Ordered>::write(value, &mut sink).map_err(located)?;
             if sink.written {
                 self.needs_separator = true;
             } else {
@@ -261,7 +262,7 @@ impl<'a> OrderedWriter<'a> {
                 self.out.extend_from_slice(&SEPARATOR);
             }
             let body = self.out.len();
-            value.encode_field(&mut Ascending(self.out)).map_err(located)?;
+            WriteField::<Ordered>::write(value, &mut Ascending(self.out)).map_err(located)?;
             if self.out.len() == body {
                 // Empty: undo the separators and hold it back with the others.
                 self.out.truncate(mark);
@@ -368,7 +369,7 @@ impl<'de> OrderedReader<'de> {
     /// A framing error ([`Error::Truncated`], [`Error::BadEscape`], [`Error::NonCanonical`],
     /// [`Error::TrailingBytes`]) or what the field's decoder returns, located in the key.
     #[inline]
-    pub fn field<T: DecodeField<'de> + EncodeField>(&mut self) -> Result<T> {
+    pub fn field<T: ReadField<'de, Ordered>>(&mut self) -> Result<T> {
         self.read(None)
     }
 
@@ -378,12 +379,12 @@ impl<'de> OrderedReader<'de> {
     ///
     /// As [`field`](Self::field).
     #[inline]
-    pub fn named_field<T: DecodeField<'de> + EncodeField>(&mut self, name: &'static str) -> Result<T> {
+    pub fn named_field<T: ReadField<'de, Ordered>>(&mut self, name: &'static str) -> Result<T> {
         self.read(Some(name))
     }
 
     #[inline(always)]
-    fn read<T: DecodeField<'de> + EncodeField>(&mut self, name: Option<&'static str>) -> Result<T> {
+    fn read<T: ReadField<'de, Ordered>>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next_field;
         if index >= self.fields {
             return Err(too_many_fields(self.fields));
@@ -392,10 +393,10 @@ impl<'de> OrderedReader<'de> {
         let start = self.pos;
         let last = index + 1 == self.fields;
         let located = |e: Error| e.in_field(index, name, start);
-        if !T::DESCENDING
+        if !<T as FieldType>::DESCENDING
             && let Some(bytes) = self.take_plain(last)
         {
-            return T::decode_field(FieldBytes::borrowed(bytes)).map_err(located);
+            return T::read(FieldBytes::borrowed(bytes)).map_err(located);
         }
         self.read_rest(last).map_err(located)
     }
@@ -403,9 +404,10 @@ impl<'de> OrderedReader<'de> {
     /// [`read`](Self::read) for a field [`take_plain`](Self::take_plain) leaves. Out of
     /// line, so that the fast path's copy of the decoder is the only one inlined per field.
     #[inline(never)]
-    fn read_rest<T: DecodeField<'de> + EncodeField>(&mut self, last: bool) -> Result<T> {
-        let bytes = if T::DESCENDING { self.take_rest::<true>(last) } else { self.take_rest::<false>(last) };
-        T::decode_field(bytes?)
+    fn read_rest<T: ReadField<'de, Ordered>>(&mut self, last: bool) -> Result<T> {
+        let bytes =
+            if <T as FieldType>::DESCENDING { self.take_rest::<true>(last) } else { self.take_rest::<false>(last) };
+        T::read(bytes?)
     }
 
     /// The next field's bytes for serde's key source, whose reader takes any number of fields
