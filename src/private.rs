@@ -11,8 +11,10 @@ pub use std::vec::Vec;
 
 pub use crate::error::{Error, Location, Result};
 pub use crate::field::{
-    Alphabet, BigEndian, DecodeField, DecodeText, Desc, EncodeField, EncodeText, Hex, Integer, Nanos, Padded, Reversed,
+    Alphabet, BigEndian, DecodeField, DecodeText, Desc, EncodeField, EncodeText, FieldType, Hex, Integer, Nanos,
+    Padded, ReadField, Reversed, WriteField,
 };
+pub use crate::format::Ordered;
 pub use crate::format::delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use crate::format::flatten::{
     FlattenDelimited, FlattenOrdered, assert_flatten_delimited, assert_flatten_ordered, delimited_alphabet,

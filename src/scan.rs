@@ -35,9 +35,10 @@
 use std::ops::Bound;
 
 use crate::error::{Error, Result};
-use crate::field::EncodeField;
 use crate::field::text::EncodeText;
+use crate::field::{FieldType, WriteField};
 use crate::format::Delimited;
+use crate::format::Ordered;
 use crate::format::delimited::DelimitedKey;
 use crate::format::ordered::{EMPTY_FIELD, OrderedKey, SEPARATOR, append_escaped, append_terminated};
 use crate::key::Key;
@@ -77,13 +78,17 @@ impl OrderedScan {
     ///
     /// When every field is fixed already, or the value cannot be encoded.
     #[inline]
-    pub fn fix<T: EncodeField + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+    pub fn fix<T: WriteField<Ordered> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
         let index = self.next_field()?;
         let start = self.prefix.len();
         match append_terminated(&mut self.prefix, value) {
             Ok(empty) => {
                 if !empty {
-                    self.kept = if T::DESCENDING { self.prefix.len() } else { self.prefix.len() - SEPARATOR.len() };
+                    self.kept = if <T as FieldType>::DESCENDING {
+                        self.prefix.len()
+                    } else {
+                        self.prefix.len() - SEPARATOR.len()
+                    };
                 }
                 self.fixed += 1;
                 Ok(self)
@@ -180,11 +185,11 @@ impl OrderedScan {
     /// # Errors
     ///
     /// When every field is fixed already, or a bound cannot be encoded.
-    pub fn range<T: EncodeField + ?Sized>(&self, start: Bound<&T>, end: Bound<&T>) -> Result<KeyRanges> {
+    pub fn range<T: WriteField<Ordered> + ?Sized>(&self, start: Bound<&T>, end: Bound<&T>) -> Result<KeyRanges> {
         self.next_field()?;
         let extended = |value: &T, terminated: bool| -> Result<Key> {
             let mut key = self.prefix.clone();
-            if terminated || T::DESCENDING {
+            if terminated || <T as FieldType>::DESCENDING {
                 append_terminated(&mut key, value)?;
             } else {
                 append_escaped(&mut key, value)?;
@@ -210,10 +215,10 @@ impl OrderedScan {
         // admit that value. A descending field is never dropped.
         let is_empty = |value: &T| -> Result<bool> {
             let mut bytes = Vec::new();
-            value.encode_field(&mut bytes)?;
+            value.write(&mut bytes)?;
             Ok(bytes.is_empty())
         };
-        let admits_empty = !T::DESCENDING
+        let admits_empty = !<T as FieldType>::DESCENDING
             && match start {
                 Bound::Unbounded => true,
                 Bound::Included(a) => is_empty(a)?,
@@ -244,7 +249,7 @@ impl OrderedScan {
     /// assert!(!ranges.contains(&("tenant-1", "u").to_key()?));
     /// # Ok::<(), rowkey::Error>(())
     /// ```
-    pub fn starts_with<T: EncodeField + ?Sized>(&self, prefix: &T) -> Result<KeyRanges> {
+    pub fn starts_with<T: WriteField<Ordered> + ?Sized>(&self, prefix: &T) -> Result<KeyRanges> {
         self.next_field()?;
         let mut bytes = self.prefix.clone();
         append_escaped(&mut bytes, prefix)?;

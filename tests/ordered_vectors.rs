@@ -7,8 +7,8 @@ mod common;
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::{Value, data, hex, parse_struct, rows, to_hex};
-use rowkey::field::{DecodeField, EncodeField, FieldBytes};
-use rowkey::format::{OrderedReader, OrderedWriter};
+use rowkey::field::{FieldBytes, ReadField, WriteField};
+use rowkey::format::{Ordered, OrderedReader, OrderedWriter};
 use rowkey::{BigEndian, Desc, Key, RowKey};
 
 fn micros(us: i64) -> std::time::SystemTime {
@@ -89,13 +89,13 @@ fn negate(bytes: &[u8]) -> Vec<u8> {
 /// Checks one number against its increasing and decreasing hex.
 fn check_number<T>(line: &str, value: T, increasing: &[u8], decreasing: &[u8])
 where
-    T: EncodeField + for<'de> DecodeField<'de> + PartialEq + std::fmt::Debug + Copy,
+    T: WriteField<Ordered> + for<'de> ReadField<'de, Ordered> + PartialEq + std::fmt::Debug + Copy,
 {
     let mut field = Vec::new();
-    value.encode_field(&mut field).unwrap_or_else(|e| panic!("row {line}: {e}"));
+    value.write(&mut field).unwrap_or_else(|e| panic!("row {line}: {e}"));
     assert_eq!(to_hex(&field), to_hex(increasing), "row {line}: field bytes differ");
     assert_eq!(negate(increasing), decreasing, "row {line}: the decreasing column is not the complement");
-    let back = T::decode_field(FieldBytes::borrowed(increasing)).unwrap_or_else(|e| panic!("row {line}: {e}"));
+    let back = T::read(FieldBytes::borrowed(increasing)).unwrap_or_else(|e| panic!("row {line}: {e}"));
     assert_eq!(back, value, "row {line}: decoded value differs");
 
     // As a descending key field: Bigtable escapes 00 bytes, adds the separator, then negates.

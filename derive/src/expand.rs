@@ -147,7 +147,7 @@ impl Context<'_, '_> {
     }
 
     /// The bounds a field needs: a flattened one's, or for a field whose type names a type
-    /// parameter, `T: EncodeField + DecodeField<'de>`.
+    /// parameter, `T: WriteField<Ordered> + ReadField<'de, Ordered>`.
     fn field_bound(&self, field: &Field<'_>, traits: &TokenStream) -> Vec<TokenStream> {
         if field.is_flatten() {
             return self.flatten_bound(field);
@@ -290,8 +290,9 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
     let de = cx.de();
     let input = cx.input;
     let (w, r, value, out, bytes) = (local("w"), local("r"), local("value"), local("out"), local("bytes"));
-    let (impl_generics, where_clause) =
-        cx.generics_with_de(|field| cx.field_bound(field, &quote!(#p::EncodeField + #p::DecodeField<#de>)));
+    let (impl_generics, where_clause) = cx.generics_with_de(|field| {
+        cx.field_bound(field, &quote!(#p::WriteField<#p::Ordered> + #p::ReadField<#de, #p::Ordered>))
+    });
     let self_type = cx.self_type();
     let fields = field_count(cx, |ty| quote!(#p::ordered_fields::<#de, #ty>()));
     let max_len = Literal::usize_unsuffixed(input.max_len());

@@ -125,7 +125,7 @@ fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &Toke
             // The type's own field impls say what their bytes are.
             let inner = field.shape.inner;
             let ty = if attrs.nanos.is_some() { quote!(#p::Nanos<#inner>) } else { quote!(#inner) };
-            let encode = if delimited { quote!(#p::EncodeText) } else { quote!(#p::EncodeField) };
+            let encode = if delimited { quote!(#p::EncodeText) } else { quote!(#p::FieldType) };
             return quote!(<#ty as #encode>::ENCODING);
         }
     };

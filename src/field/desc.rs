@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 
 use crate::error::Result;
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{DecodeField, EncodeField, FieldBytes, FieldType, ReadField, Sink, WriteField};
 
 /// A field that sorts in descending order: larger values first.
 ///
@@ -36,18 +36,18 @@ impl<T: Ord> Ord for Desc<T> {
     }
 }
 
-impl<T: EncodeField> EncodeField for Desc<T> {
-    const ENCODING: crate::field::Encoding = T::ENCODING;
-    const DESCENDING: bool = !T::DESCENDING;
+impl<T: WriteField<crate::format::Ordered>> EncodeField for Desc<T> {
+    const ENCODING: crate::field::Encoding = <T as FieldType>::ENCODING;
+    const DESCENDING: bool = !<T as FieldType>::DESCENDING;
 
     #[inline]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        self.0.encode_field(out)
+        self.0.write(out)
     }
 }
 
-impl<'de, T: DecodeField<'de>> DecodeField<'de> for Desc<T> {
+impl<'de, T: ReadField<'de, crate::format::Ordered>> DecodeField<'de> for Desc<T> {
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        T::decode_field(bytes).map(Desc)
+        T::read(bytes).map(Desc)
     }
 }

@@ -30,6 +30,7 @@ use crate::field::decimal::{decode_decimal, encode_decimal};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::{DateSpec, Encoding, TimeSpec};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::format::OrderedScalar;
 
 const NANOS_PER_MICRO: u32 = 1_000;
 const MICROS_PER_SEC: i64 = 1_000_000;
@@ -287,6 +288,18 @@ fn unreversed(stored: i128, max: i64, ty: &'static str) -> Result<i64> {
     }
 }
 
+// The reversed instants and dates are stored as an ordered int64; these name it for their
+// macros, which cannot import the bridge trait at every expansion.
+#[inline(always)]
+pub(crate) fn write_i64<S: Sink>(value: i64, out: &mut S) -> Result<()> {
+    value.encode_field(out)
+}
+
+#[inline(always)]
+pub(crate) fn read_i64(bytes: FieldBytes<'_>) -> Result<i64> {
+    i64::decode_field(bytes)
+}
+
 pub(crate) fn reversed_micros<T: Timestamp>(value: &T) -> Result<i64> {
     reversed(to_micros(value)?, REVERSED_TIME_MAX, T::NAME, "µs")
 }
@@ -354,13 +367,13 @@ macro_rules! timestamp_field {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
 
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::EncodeField::encode_field(&$crate::field::instant::reversed_micros(&self.0)?, out)
+                $crate::field::instant::write_i64($crate::field::instant::reversed_micros(&self.0)?, out)
             }
         }
 
         impl<'de> $crate::field::DecodeField<'de> for $crate::field::Reversed<$ty> {
             fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
-                let stored = <i64 as $crate::field::DecodeField<'de>>::decode_field(bytes)?;
+                let stored = $crate::field::instant::read_i64(bytes)?;
                 $crate::field::instant::unreversed_micros(stored.into()).map($crate::field::Reversed)
             }
         }
@@ -430,13 +443,13 @@ macro_rules! date_field {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
 
             fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::EncodeField::encode_field(&$crate::field::instant::reversed_days(&self.0)?, out)
+                $crate::field::instant::write_i64($crate::field::instant::reversed_days(&self.0)?, out)
             }
         }
 
         impl<'de> $crate::field::DecodeField<'de> for $crate::field::Reversed<$ty> {
             fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
-                let stored = <i64 as $crate::field::DecodeField<'de>>::decode_field(bytes)?;
+                let stored = $crate::field::instant::read_i64(bytes)?;
                 $crate::field::instant::unreversed_days(stored.into()).map($crate::field::Reversed)
             }
         }

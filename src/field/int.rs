@@ -1,7 +1,7 @@
 //! Integers: orderedcode signed int64 and uint64, and [`BigEndian`].
 
 use crate::error::{Error, Location, Result};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{Bools, DecodeField, EncodeField, FieldBytes, FieldType, Ints, ReadField, Sink, WriteField};
 
 /// The longest orderedcode int64: a 10-bit length tag and 63 payload bits.
 pub(crate) const MAX_INT64_LEN: usize = 10;
@@ -184,96 +184,44 @@ pub(crate) fn decode_u64(bytes: &[u8]) -> Result<u64> {
     Ok(digits.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b)))
 }
 
-/// Signed and narrow unsigned types: widened to `i64` on the way in, checked on the way out.
-macro_rules! via_i64 {
+// Integers and bool are written once against the model: every format with the capability
+// holds them, and the bytes are the format's (for the ordered format, `Ordered`'s `Ints` and
+// `Bools` impls). Their `ENCODING` stays `Custom`: the derive knows them by name.
+macro_rules! int_fields {
     ($($ty:ty),*) => {$(
-        impl EncodeField for $ty {
+        impl FieldType for $ty {}
+
+        impl<F: Ints<$ty>> WriteField<F> for $ty {
             #[inline(always)]
-            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-                let (buf, start) = encode_i64(i64::from(*self));
-                out.write(&buf[start..]);
-                Ok(())
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                F::write_int(*self, out)
             }
         }
 
-        impl<'de> DecodeField<'de> for $ty {
+        impl<'de, F: Ints<$ty>> ReadField<'de, F> for $ty {
             #[inline(always)]
-            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-                let wide = decode_i64(bytes.as_slice())?;
-                <$ty>::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), stringify!($ty)))
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+                F::read_int(input)
             }
         }
     )*};
 }
 
-via_i64!(i8, i16, i32, i64, u8, u16, u32);
+int_fields!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
-impl EncodeField for isize {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        // isize is at most 64 bits on every platform Rust supports.
-        let wide = i64::try_from(*self).map_err(|_| Error::unencodable("isize", "it is wider than 64 bits"))?;
-        wide.encode_field(out)
-    }
-}
+impl FieldType for bool {}
 
-impl<'de> DecodeField<'de> for isize {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let wide = decode_i64(bytes.as_slice())?;
-        isize::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), "isize"))
-    }
-}
-
-impl EncodeField for bool {
+impl<F: Bools> WriteField<F> for bool {
     #[inline(always)]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write_byte(if *self { 0x81 } else { 0x80 });
-        Ok(())
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_bool(*self, out)
     }
 }
 
-impl<'de> DecodeField<'de> for bool {
+impl<'de, F: Bools> ReadField<'de, F> for bool {
     #[inline(always)]
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        // The two canonical encodings first; anything else gets the integer decoder's error.
-        match bytes.as_slice() {
-            [0x80] => return Ok(false),
-            [0x81] => return Ok(true),
-            _ => {}
-        }
-        match decode_i64(bytes.as_slice())? {
-            0 => Ok(false),
-            1 => Ok(true),
-            other => Err(Error::out_of_range(i128::from(other), "bool")),
-        }
-    }
-}
-
-impl EncodeField for u64 {
-    #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let (buf, n) = encode_u64(*self);
-        out.write(&buf[..n]);
-        Ok(())
-    }
-}
-
-impl<'de> DecodeField<'de> for u64 {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        decode_u64(bytes.as_slice())
-    }
-}
-
-impl EncodeField for usize {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let wide = u64::try_from(*self).map_err(|_| Error::unencodable("usize", "it is wider than 64 bits"))?;
-        wide.encode_field(out)
-    }
-}
-
-impl<'de> DecodeField<'de> for usize {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let wide = decode_u64(bytes.as_slice())?;
-        usize::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), "usize"))
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_bool(input)
     }
 }
 

@@ -56,23 +56,31 @@
 //!
 //! ## Your own field types
 //!
-//! Implement both traits, usually by delegating to a type above:
+//! Implement [`FieldType`], [`WriteField`] and [`ReadField`], usually by delegating to a type
+//! above, for every format that holds it:
 //!
 //! ```
-//! use rowkey::field::{DecodeField, EncodeField, FieldBytes, Sink};
+//! use rowkey::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
 //! use rowkey::RowKey;
 //!
 //! #[derive(Debug, PartialEq)]
 //! struct UserId(u32);
 //!
-//! impl EncodeField for UserId {
-//!     fn encode_field<S: Sink>(&self, out: &mut S) -> rowkey::Result<()> {
-//!         self.0.encode_field(out)
+//! impl FieldType for UserId {}
+//! impl<F: ValueFormat> WriteField<F> for UserId
+//! where
+//!     u32: WriteField<F>,
+//! {
+//!     fn write<S: Sink>(&self, out: &mut S) -> rowkey::Result<()> {
+//!         self.0.write(out)
 //!     }
 //! }
-//! impl<'de> DecodeField<'de> for UserId {
-//!     fn decode_field(bytes: FieldBytes<'de>) -> rowkey::Result<Self> {
-//!         u32::decode_field(bytes).map(UserId)
+//! impl<'de, F: ValueFormat> ReadField<'de, F> for UserId
+//! where
+//!     u32: ReadField<'de, F>,
+//! {
+//!     fn read(input: F::Input<'_, 'de>) -> rowkey::Result<Self> {
+//!         u32::read(input).map(UserId)
 //!     }
 //! }
 //!
@@ -133,10 +141,11 @@ pub use uuid::uuid_v7_range;
 /// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
 ///
 /// ```
-/// use rowkey::field::{EncodeField, Sink};
+/// use rowkey::field::{Sink, WriteField};
+/// use rowkey::format::Ordered;
 ///
 /// let mut bytes = Vec::new();
-/// 64i64.encode_field(&mut bytes)?;
+/// WriteField::<Ordered>::write(&64i64, &mut bytes)?;
 /// assert_eq!(bytes, [0xc0, 0x40]);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
@@ -224,8 +233,8 @@ pub trait EncodeField {
 /// ```
 /// use rowkey::field::{DecodeField, FieldBytes};
 ///
-/// let n = i64::decode_field(FieldBytes::borrowed(&[0xc0, 0x40]))?;
-/// assert_eq!(n, 64);
+/// let s = String::decode_field(FieldBytes::borrowed(b"phone"))?;
+/// assert_eq!(s, "phone");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 pub trait DecodeField<'de>: Sized {
@@ -238,28 +247,30 @@ pub trait DecodeField<'de>: Sized {
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self>;
 }
 
-impl<T: EncodeField + ?Sized> EncodeField for &T {
-    const DESCENDING: bool = T::DESCENDING;
-    const ENCODING: Encoding = T::ENCODING;
+// Bounded by the model's traits, so that a reference to (or a box of) a field type already on
+// the model is a field too.
+impl<T: WriteField<crate::format::Ordered> + ?Sized> EncodeField for &T {
+    const DESCENDING: bool = <T as FieldType>::DESCENDING;
+    const ENCODING: Encoding = <T as FieldType>::ENCODING;
 
     #[inline(always)]
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).encode_field(out)
+        (**self).write(out)
     }
 }
 
-impl<T: EncodeField + ?Sized> EncodeField for Box<T> {
-    const DESCENDING: bool = T::DESCENDING;
-    const ENCODING: Encoding = T::ENCODING;
+impl<T: WriteField<crate::format::Ordered> + ?Sized> EncodeField for Box<T> {
+    const DESCENDING: bool = <T as FieldType>::DESCENDING;
+    const ENCODING: Encoding = <T as FieldType>::ENCODING;
 
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).encode_field(out)
+        (**self).write(out)
     }
 }
 
-impl<'de, T: DecodeField<'de>> DecodeField<'de> for Box<T> {
+impl<'de, T: ReadField<'de, crate::format::Ordered>> DecodeField<'de> for Box<T> {
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        T::decode_field(bytes).map(Box::new)
+        T::read(bytes).map(Box::new)
     }
 }
 

@@ -9,7 +9,8 @@
 //! needs. When a format lacks it, the compile error comes from the capability trait, names
 //! the format and the type, and says which type the format holds instead.
 //!
-//! The field types of this crate still implement [`EncodeField`](super::EncodeField) and
+//! The integer types and `bool` are on the model. The other field types of this crate still
+//! implement [`EncodeField`](super::EncodeField) and
 //! [`DecodeField`](super::DecodeField), the ordered format's own traits; a bridge gives each
 //! of them `WriteField<Ordered>` and `ReadField<'_, Ordered>`, so the model can be used (and
 //! checked against today's keys) before the field types move onto it one family at a time.

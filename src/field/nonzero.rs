@@ -17,6 +17,7 @@ use std::num::NonZero;
 use crate::error::{Error, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::format::OrderedScalar;
 
 fn zero(ty: &'static str) -> Error {
     Error::invalid(ty, "the field holds 0, which a NonZero integer never is")

@@ -3,7 +3,8 @@
 use smallvec::SmallVec;
 
 use crate::error::Result;
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{DecodeField, EncodeField, FieldBytes, FieldType, ReadField, Sink, WriteField};
+use crate::format::Ordered;
 
 /// `None` is the empty field; `Some(v)` is `v`'s bytes, with one `00` appended when those
 /// bytes are empty or all `00`.
@@ -19,16 +20,19 @@ use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 /// assert_eq!((Some(""), "B").to_key()?.as_bytes(), b"\x00\xff\x00\x01B");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-impl<T: EncodeField> EncodeField for Option<T> {
-    const ENCODING: crate::field::Encoding = T::ENCODING;
+impl<T: WriteField<Ordered>> EncodeField for Option<T> {
+    const ENCODING: crate::field::Encoding = <T as FieldType>::ENCODING;
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
         const {
-            assert!(!T::DESCENDING, "write Desc<Option<T>>, not Option<Desc<T>>: Desc applies to the whole field");
+            assert!(
+                !<T as FieldType>::DESCENDING,
+                "write Desc<Option<T>>, not Option<Desc<T>>: Desc applies to the whole field"
+            );
         }
         let Some(value) = self else { return Ok(()) };
         // The marker depends on all of the value's bytes, so they are staged first.
         let mut staged = SmallVec::<[u8; 48]>::new();
-        value.encode_field(&mut staged)?;
+        value.write(&mut staged)?;
         out.write(&staged);
         if staged.iter().all(|&b| b == 0) {
             out.write_byte(0);
@@ -37,7 +41,7 @@ impl<T: EncodeField> EncodeField for Option<T> {
     }
 }
 
-impl<'de, T: DecodeField<'de>> DecodeField<'de> for Option<T> {
+impl<'de, T: ReadField<'de, Ordered>> DecodeField<'de> for Option<T> {
     fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
         let slice = bytes.as_slice();
         if slice.is_empty() {
@@ -48,8 +52,8 @@ impl<'de, T: DecodeField<'de>> DecodeField<'de> for Option<T> {
                 Some(b) => FieldBytes::borrowed(&b[1..]),
                 None => FieldBytes::owned(slice[1..].to_vec()),
             };
-            return T::decode_field(inner).map(Some);
+            return T::read(inner).map(Some);
         }
-        T::decode_field(bytes).map(Some)
+        T::read(bytes).map(Some)
     }
 }

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::format::OrderedScalar;
 
 /// A non-negative integer stored as `T::MAX - v`: Bigtable's `Long.MAX_VALUE - timestamp`
 /// idiom, which puts the newest rows first in a scan.

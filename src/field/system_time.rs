@@ -5,6 +5,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink, Timestamp};
+use crate::format::OrderedScalar;
 
 /// Microseconds since the epoch, rounded toward the past.
 ///

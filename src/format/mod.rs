@@ -15,6 +15,7 @@ mod tuple;
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
+pub(crate) use ordered_values::OrderedScalar;
 
 /// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
 /// Here rather than in `schema`, because the formats and the salt name the field when they read

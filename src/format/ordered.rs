@@ -25,7 +25,7 @@
 //! derive use; reach for them to write a key type by hand.
 
 use crate::error::{Error, Location, Result};
-use crate::field::{EncodeField, FieldBytes, FieldType, INLINE_FIELD, ReadField, Sink, WriteField};
+use crate::field::{FieldBytes, FieldType, INLINE_FIELD, ReadField, Sink, WriteField};
 use crate::format::Ordered;
 use crate::key::Key;
 use crate::key_buf::find_byte;
@@ -685,17 +685,17 @@ pub trait OrderedKey<'de>: Sized {
 /// built from these. Returns whether the field was an empty ascending one, which a complete
 /// key drops when nothing follows it.
 #[inline]
-pub(crate) fn append_terminated<T: EncodeField + ?Sized>(out: &mut Key, value: &T) -> Result<bool> {
+pub(crate) fn append_terminated<T: WriteField<Ordered> + ?Sized>(out: &mut Key, value: &T) -> Result<bool> {
     let body = out.len();
-    if T::DESCENDING {
-        value.encode_field(&mut Descending(out))?;
+    if <T as FieldType>::DESCENDING {
+        value.write(&mut Descending(out))?;
         if out.len() == body {
             out.extend_from_slice(&[!EMPTY_FIELD[0], !EMPTY_FIELD[1]]);
         }
         out.extend_from_slice(&[!SEPARATOR[0], !SEPARATOR[1]]);
         return Ok(false);
     }
-    value.encode_field(&mut Ascending(out))?;
+    value.write(&mut Ascending(out))?;
     let empty = out.len() == body;
     if empty {
         out.extend_from_slice(&EMPTY_FIELD);
@@ -707,8 +707,8 @@ pub(crate) fn append_terminated<T: EncodeField + ?Sized>(out: &mut Key, value: &
 /// Appends a field's escaped bytes with no terminator (negated when descending): the form a
 /// `starts_with` bound matches against.
 #[inline]
-pub(crate) fn append_escaped<T: EncodeField + ?Sized>(out: &mut Key, value: &T) -> Result<()> {
-    if T::DESCENDING { value.encode_field(&mut Descending(out)) } else { value.encode_field(&mut Ascending(out)) }
+pub(crate) fn append_escaped<T: WriteField<Ordered> + ?Sized>(out: &mut Key, value: &T) -> Result<()> {
+    if <T as FieldType>::DESCENDING { value.write(&mut Descending(out)) } else { value.write(&mut Ascending(out)) }
 }
 
 /// Clears `out` and writes `value` as a whole ordered key; on error `out` is left empty.

@@ -3,7 +3,8 @@
 //! delimited). Fields are written in order, with no names.
 
 use crate::error::Result;
-use crate::field::{Alphabet, DecodeField, DecodeText, EncodeField, EncodeText};
+use crate::field::{Alphabet, DecodeText, EncodeText, ReadField, WriteField};
+use crate::format::Ordered;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key, encode_key};
 use crate::key::Key;
@@ -36,7 +37,7 @@ macro_rules! ordered_tuples {
     ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
         impl<'de, $($name),+> OrderedKey<'de> for ($($name,)+)
         where
-            $($name: EncodeField + DecodeField<'de>,)+
+            $($name: WriteField<Ordered> + ReadField<'de, Ordered>,)+
         {
             const FIELDS: usize = $n;
 
@@ -54,7 +55,7 @@ macro_rules! ordered_tuples {
 
         impl<'de, $($name),+> RowKey<'de> for ($($name,)+)
         where
-            $($name: EncodeField + DecodeField<'de>,)+
+            $($name: WriteField<Ordered> + ReadField<'de, Ordered>,)+
         {
             #[inline]
             fn encode_into(&self, out: &mut Key) -> Result<()> {

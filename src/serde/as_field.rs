@@ -14,7 +14,8 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 use smallvec::SmallVec;
 
-use crate::field::{DecodeField, EncodeField, FieldBytes};
+use crate::field::{FieldBytes, ReadField, WriteField};
+use crate::format::Ordered;
 
 /// A value written as its key field encoding when it goes through `rowkey::to_key`: the bytes
 /// the derive writes for a field of type `T`, so a serde struct and a derived key agree byte
@@ -51,13 +52,13 @@ use crate::field::{DecodeField, EncodeField, FieldBytes};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct AsField<T>(pub T);
 
-impl<T: EncodeField> Serialize for AsField<T> {
+impl<T: WriteField<Ordered>> Serialize for AsField<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serialize(&self.0, serializer)
     }
 }
 
-impl<'de, T: DecodeField<'de>> serde::Deserialize<'de> for AsField<T> {
+impl<'de, T: ReadField<'de, Ordered>> serde::Deserialize<'de> for AsField<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserialize(deserializer).map(AsField)
     }
@@ -87,9 +88,9 @@ impl<'de, T: DecodeField<'de>> serde::Deserialize<'de> for AsField<T> {
 /// assert_eq!(rowkey::from_key::<Login>(&key)?, login);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub fn serialize<T: EncodeField, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+pub fn serialize<T: WriteField<Ordered>, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
     let mut bytes = SmallVec::<[u8; 32]>::new();
-    value.encode_field(&mut bytes).map_err(serde::ser::Error::custom)?;
+    value.write(&mut bytes).map_err(serde::ser::Error::custom)?;
     serializer.serialize_bytes(&bytes)
 }
 
@@ -110,13 +111,13 @@ pub fn serialize<T: EncodeField, S: Serializer>(value: &T, serializer: S) -> Res
 /// assert_eq!(rowkey::from_key::<Session>(&rowkey::to_key(&session)?)?, session);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub fn deserialize<'de, T: DecodeField<'de>, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+pub fn deserialize<'de, T: ReadField<'de, Ordered>, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_bytes(FieldVisitor(PhantomData))
 }
 
 struct FieldVisitor<T>(PhantomData<T>);
 
-impl<'de, T: DecodeField<'de>> Visitor<'de> for FieldVisitor<T> {
+impl<'de, T: ReadField<'de, Ordered>> Visitor<'de> for FieldVisitor<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -124,14 +125,14 @@ impl<'de, T: DecodeField<'de>> Visitor<'de> for FieldVisitor<T> {
     }
 
     fn visit_borrowed_bytes<E: de::Error>(self, bytes: &'de [u8]) -> Result<T, E> {
-        T::decode_field(FieldBytes::borrowed(bytes)).map_err(E::custom)
+        T::read(FieldBytes::borrowed(bytes)).map_err(E::custom)
     }
 
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<T, E> {
-        T::decode_field(FieldBytes::owned(bytes.to_vec())).map_err(E::custom)
+        T::read(FieldBytes::owned(bytes.to_vec())).map_err(E::custom)
     }
 
     fn visit_byte_buf<E: de::Error>(self, bytes: Vec<u8>) -> Result<T, E> {
-        T::decode_field(FieldBytes::owned(bytes)).map_err(E::custom)
+        T::read(FieldBytes::owned(bytes)).map_err(E::custom)
     }
 }

@@ -10,7 +10,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use super::boxed_error::{BoxedError, Result};
 use crate::error::{Error, Location};
 use crate::field::int::decode_i64;
-use crate::field::{DecodeField, FieldBytes};
+use crate::field::{DecodeField, FieldBytes, ReadField};
+use crate::format::Ordered;
 use crate::format::ordered::EMPTY_FIELD;
 use crate::transform::{ReversedDomain, ReversedUrl};
 
@@ -56,9 +57,9 @@ impl<'de> FieldDe<'de> {
         Ok(deeper(self.depth)?)
     }
 
-    fn scalar<T: DecodeField<'de>>(self, found: &str) -> Result<T> {
+    fn scalar<T: ReadField<'de, Ordered>>(self, found: &str) -> Result<T> {
         self.transform.check_decode(found)?;
-        Ok(T::decode_field(self.bytes)?)
+        Ok(T::read(self.bytes)?)
     }
 
     /// A key field holding a variant index.

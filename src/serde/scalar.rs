@@ -4,6 +4,7 @@
 
 use crate::error::Result;
 use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Reversed, Sink};
+use crate::format::OrderedScalar;
 use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
 
 use super::Transform;

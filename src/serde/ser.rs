@@ -4,7 +4,8 @@
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Location, Result};
-use crate::field::{Desc, EncodeField, Sink};
+use crate::field::{Desc, EncodeField, Sink, WriteField};
+use crate::format::Ordered;
 use crate::format::OrderedWriter;
 use crate::key::Key;
 
@@ -15,7 +16,7 @@ use super::{Marker, Transform, deeper, relocate};
 
 /// Writes one key field, descending when `desc`, naming it in errors when `name` is known.
 #[inline]
-pub(super) fn write_field<T: EncodeField + ?Sized>(
+pub(super) fn write_field<T: WriteField<Ordered> + ?Sized>(
     w: &mut OrderedWriter<'_>,
     desc: bool,
     name: Option<&'static str>,
@@ -54,10 +55,10 @@ pub(super) enum Target<'a, 'k> {
 }
 
 impl Target<'_, '_> {
-    pub(super) fn put<T: EncodeField + ?Sized>(&mut self, value: &T) -> Result<()> {
+    pub(super) fn put<T: WriteField<Ordered> + ?Sized>(&mut self, value: &T) -> Result<()> {
         match self {
             Target::Field { w, desc, name } => write_field(w, *desc, *name, value),
-            Target::Raw(out) => value.encode_field(&mut **out),
+            Target::Raw(out) => value.write(&mut **out),
         }
     }
 
@@ -112,7 +113,7 @@ impl<'a, 'k> FlatSer<'a, 'k> {
     }
 
     #[inline]
-    fn plain<T: EncodeField + ?Sized>(self, value: &T) -> Result<()> {
+    fn plain<T: WriteField<Ordered> + ?Sized>(self, value: &T) -> Result<()> {
         write_field(self.w, self.desc, self.name, value)
     }
 

@@ -7,7 +7,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Location, Result};
-use crate::field::{DecodeField, Desc, EncodeField, FieldBytes};
+use crate::field::{Desc, EncodeField, FieldBytes, WriteField};
+use crate::format::Ordered;
+use crate::format::OrderedScalar;
 use crate::format::OrderedWriter;
 use crate::format::ordered::append_terminated;
 use crate::key::Key;
@@ -52,8 +54,8 @@ impl<'a> FieldSer<'a> {
     }
 
     #[inline]
-    fn plain<T: EncodeField + ?Sized>(self, value: &T) -> Result<()> {
-        value.encode_field(self.out)
+    fn plain<T: WriteField<Ordered> + ?Sized>(self, value: &T) -> Result<()> {
+        value.write(self.out)
     }
 
     fn enter(&self, found: &str) -> Result<u16> {

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use crate::error::{Error, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::format::OrderedScalar;
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain, reverse_url, unreverse_domain, unreverse_url};
 
 /// A sequential id stored bit-reversed, so consecutive ids land far apart in the key space:
