@@ -9,8 +9,9 @@ use std::num::{NonZeroI64, NonZeroU32};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use rowkey::field::{DecodeField, DecodeText, EncodeField, EncodeText, Nanos, Reversed};
+use rowkey::field::{DecodeText, EncodeText, Nanos, ReadField, Reversed, WriteField};
 use rowkey::format::Delimited;
+use rowkey::format::Ordered;
 use rowkey::testing::{
     dates, ip_addrs, ipv4s, ipv6s, text_dates, text_timestamps, timestamps, timestamps_nanos, ulids, uuids,
 };
@@ -19,7 +20,7 @@ use rowkey::{Desc, RowKey};
 /// `(a,)` and `(b,)` as ordered keys sort as `cmp` says, and each decodes back to itself.
 fn ordered<T>(a: &T, b: &T, cmp: Ordering) -> Result<(), TestCaseError>
 where
-    T: EncodeField + for<'de> DecodeField<'de> + PartialEq + Debug + Clone,
+    T: WriteField<Ordered> + for<'de> ReadField<'de, Ordered> + PartialEq + Debug + Clone,
 {
     let (ka, kb) = ((a.clone(),).to_key().unwrap(), (b.clone(),).to_key().unwrap());
     prop_assert_eq!(ka.cmp(&kb), cmp, "keys {} and {} of {:?} and {:?}", ka, kb, a, b);

@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
-use rowkey::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use rowkey::field::{FieldType, Floats, ReadField, Sink, WriteField};
 use rowkey::testing::{
     edge_bytes as edgy_bytes, edge_f64 as edgy_f64, edge_i64 as edgy_i64, edge_strings as edgy_string,
     edge_u64 as edgy_u64,
@@ -53,14 +53,17 @@ impl PartialEq for Float {
     }
 }
 impl Eq for Float {}
-impl EncodeField for Float {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> rowkey::Result<()> {
-        self.0.encode_field(out)
+// A field type of a user's own, on the field model: written once, for every format that
+// holds an f64.
+impl FieldType for Float {}
+impl<F: Floats<f64>> WriteField<F> for Float {
+    fn write<S: Sink>(&self, out: &mut S) -> rowkey::Result<()> {
+        F::write_float(self.0, out)
     }
 }
-impl<'de> DecodeField<'de> for Float {
-    fn decode_field(bytes: FieldBytes<'de>) -> rowkey::Result<Self> {
-        f64::decode_field(bytes).map(Float)
+impl<'de, F: Floats<f64>> ReadField<'de, F> for Float {
+    fn read(input: F::Input<'_, 'de>) -> rowkey::Result<Self> {
+        F::read_float(input).map(Float)
     }
 }
 

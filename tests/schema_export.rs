@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
-use rowkey::field::EncodeField;
+use rowkey::field::WriteField;
+use rowkey::format::Ordered;
 use rowkey::salt::Salt;
 use rowkey::schema::{ExportOptions, Schema};
 use rowkey::transform::{BitReversed, reverse_domain};
@@ -400,9 +401,9 @@ fn at_micros(micros: i64) -> SystemTime {
     }
 }
 
-fn field_bytes<T: EncodeField>(value: &T) -> Vec<u8> {
+fn field_bytes<T: WriteField<Ordered>>(value: &T) -> Vec<u8> {
     let mut out = Vec::new();
-    value.encode_field(&mut out).unwrap();
+    value.write(&mut out).unwrap();
     out
 }
 

@@ -1,9 +1,10 @@
-//! Strings and byte strings: their bytes as they are.
+//! Strings and byte strings on the field model, and the helpers formats use to read them
+//! from a field's bytes.
 
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink, utf8};
+use crate::field::{ByteStrings, FieldBytes, FieldType, ReadField, Sink, Strings, WriteField, utf8};
 
 const NOT_BORROWABLE: &str = "the field contains an escaped 00 byte or is descending, so it cannot borrow \
      from the key; decode into an owned type (`String`, `Vec<u8>`) or a `Cow` instead";
@@ -12,137 +13,136 @@ fn utf8_error(ty: &'static str, err: &std::str::Utf8Error) -> Error {
     Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", err.valid_up_to()))
 }
 
-impl EncodeField for str {
+// Written once against the model: text through the format's `Strings`, bytes through its
+// `ByteStrings`. The owned and `Cow` types take what the format gives; the borrowed ones
+// need the field's bytes to be in the key as they are.
+macro_rules! write_via {
+    ($cap:ident :: $method:ident; $($ty:ty => |$v:ident| $arg:expr),* $(,)?) => {$(
+        impl FieldType for $ty {}
+
+        impl<F: $cap> WriteField<F> for $ty {
+            #[inline(always)]
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                let $v = self;
+                F::$method($arg, out)
+            }
+        }
+    )*};
+}
+
+write_via!(Strings::write_str; str => |v| v, String => |v| v.as_str(), Cow<'_, str> => |v| v);
+write_via!(ByteStrings::write_bytes; [u8] => |v| v, Vec<u8> => |v| v.as_slice(), Cow<'_, [u8]> => |v| v);
+
+impl FieldType for char {}
+
+impl<F: Strings> WriteField<F> for char {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_char(*self, out)
+    }
+}
+
+impl<const N: usize> FieldType for [u8; N] {}
+
+impl<F: ByteStrings, const N: usize> WriteField<F> for [u8; N] {
     #[inline(always)]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.as_bytes());
-        Ok(())
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_bytes(self, out)
     }
 }
 
-impl EncodeField for String {
+impl<'de, F: Strings> ReadField<'de, F> for String {
     #[inline(always)]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.as_bytes());
-        Ok(())
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_str(input, "String").map(Cow::into_owned)
     }
 }
 
-impl EncodeField for Cow<'_, str> {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.as_bytes());
-        Ok(())
+impl<'de, F: Strings> ReadField<'de, F> for Cow<'de, str> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_str(input, "Cow<str>")
     }
 }
 
-impl EncodeField for char {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.encode_utf8(&mut [0; 4]).as_bytes());
-        Ok(())
+impl<'de, F: Strings> ReadField<'de, F> for char {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_char(input)
     }
 }
 
-impl EncodeField for [u8] {
+impl<'de, F: ByteStrings> ReadField<'de, F> for Vec<u8> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_bytes(input, "Vec<u8>").map(Cow::into_owned)
+    }
+}
+
+impl<'de, F: ByteStrings> ReadField<'de, F> for Cow<'de, [u8]> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_bytes(input, "Cow<[u8]>")
+    }
+}
+
+impl<'de, F: ByteStrings, const N: usize> ReadField<'de, F> for [u8; N] {
     #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self);
-        Ok(())
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_array(input)
     }
 }
 
-impl EncodeField for Vec<u8> {
-    #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self);
-        Ok(())
-    }
-}
-
-impl<const N: usize> EncodeField for [u8; N] {
+impl<'de, F: Strings> ReadField<'de, F> for &'de str {
     #[inline(always)]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self);
-        Ok(())
-    }
-}
-
-impl EncodeField for Cow<'_, [u8]> {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self);
-        Ok(())
-    }
-}
-
-impl<'de> DecodeField<'de> for String {
-    #[inline(always)]
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        match bytes.as_borrowed() {
-            Some(b) => utf8::to_str(b).map(str::to_owned).map_err(|e| utf8_error("String", &e)),
-            None => utf8::into_string(bytes.into_vec()).map_err(|e| utf8_error("String", &e)),
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        match F::read_str(input, "&str")? {
+            Cow::Borrowed(text) => Ok(text),
+            Cow::Owned(_) => Err(not_borrowable("&str")),
         }
     }
 }
 
-impl<'de> DecodeField<'de> for &'de str {
-    #[inline(always)]
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let b = bytes.as_borrowed().ok_or_else(|| Error::invalid("&str", NOT_BORROWABLE))?;
-        utf8::to_str(b).map_err(|e| utf8_error("&str", &e))
-    }
-}
-
-impl<'de> DecodeField<'de> for Cow<'de, str> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        match bytes.as_borrowed() {
-            Some(b) => utf8::to_str(b).map(Cow::Borrowed).map_err(|e| utf8_error("Cow<str>", &e)),
-            None => utf8::into_string(bytes.into_vec()).map(Cow::Owned).map_err(|e| utf8_error("Cow<str>", &e)),
-        }
-    }
-}
-
-impl<'de> DecodeField<'de> for char {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let text = std::str::from_utf8(bytes.as_slice()).map_err(|e| utf8_error("char", &e))?;
-        let mut chars = text.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Ok(c),
-            _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", text.chars().count()))),
-        }
-    }
-}
-
-impl<'de> DecodeField<'de> for Vec<u8> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        Ok(bytes.into_vec())
-    }
-}
-
-impl<'de> DecodeField<'de> for &'de [u8] {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        bytes.as_borrowed().ok_or_else(|| Error::invalid("&[u8]", NOT_BORROWABLE))
-    }
-}
-
-impl<'de> DecodeField<'de> for Cow<'de, [u8]> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        Ok(match bytes.as_borrowed() {
-            Some(b) => Cow::Borrowed(b),
-            None => Cow::Owned(bytes.into_vec()),
-        })
-    }
-}
-
-impl<'de, const N: usize> DecodeField<'de> for [u8; N] {
-    #[inline]
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        match <[u8; N]>::try_from(bytes.as_slice()) {
-            Ok(array) => Ok(array),
-            Err(_) => Err(wrong_length(N, bytes.len())),
+impl<'de, F: ByteStrings> ReadField<'de, F> for &'de [u8] {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        match F::read_bytes(input, "&[u8]")? {
+            Cow::Borrowed(bytes) => Ok(bytes),
+            Cow::Owned(_) => Err(not_borrowable("&[u8]")),
         }
     }
 }
 
 #[cold]
-fn wrong_length(want: usize, got: usize) -> Error {
+fn not_borrowable(ty: &'static str) -> Error {
+    Error::invalid(ty, NOT_BORROWABLE)
+}
+
+/// Text from a field's bytes, borrowed when they are in the key as they are: the ordered
+/// format's (and any format's with the same rule) `read_str`. `ty` names the field type in
+/// the error.
+#[inline(always)]
+pub(crate) fn str_from<'de>(bytes: FieldBytes<'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+    match bytes.as_borrowed() {
+        Some(b) => utf8::to_str(b).map(Cow::Borrowed).map_err(|e| utf8_error(ty, &e)),
+        None => utf8::into_string(bytes.into_vec()).map(Cow::Owned).map_err(|e| utf8_error(ty, &e)),
+    }
+}
+
+/// The one character a field's bytes hold.
+pub(crate) fn char_from(bytes: &[u8]) -> Result<char> {
+    let text = std::str::from_utf8(bytes).map_err(|e| utf8_error("char", &e))?;
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", text.chars().count()))),
+    }
+}
+
+/// A fixed-length byte string from a field's bytes.
+#[inline]
+pub(crate) fn array_from<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
+    match <[u8; N]>::try_from(bytes) {
+        Ok(array) => Ok(array),
+        Err(_) => Err(wrong_length(N, bytes.len())),
+    }
+}
+
+#[cold]
+pub(crate) fn wrong_length(want: usize, got: usize) -> Error {
     Error::invalid("[u8; N]", format!("expected exactly {want} bytes, the field has {got}"))
 }

@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 
 use crate::error::Result;
-use crate::field::{DecodeField, EncodeField, FieldBytes, FieldType, ReadField, Sink, WriteField};
+use crate::field::{Descending, FieldType, ReadField, Sink, WriteField};
 
 /// A field that sorts in descending order: larger values first.
 ///
@@ -36,18 +36,20 @@ impl<T: Ord> Ord for Desc<T> {
     }
 }
 
-impl<T: WriteField<crate::format::Ordered>> EncodeField for Desc<T> {
+impl<T: FieldType> FieldType for Desc<T> {
     const ENCODING: crate::field::Encoding = <T as FieldType>::ENCODING;
     const DESCENDING: bool = !<T as FieldType>::DESCENDING;
+}
 
+impl<F: Descending, T: WriteField<F>> WriteField<F> for Desc<T> {
     #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         self.0.write(out)
     }
 }
 
-impl<'de, T: ReadField<'de, crate::format::Ordered>> DecodeField<'de> for Desc<T> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        T::read(bytes).map(Desc)
+impl<'de, F: Descending, T: ReadField<'de, F>> ReadField<'de, F> for Desc<T> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        T::read(input).map(Desc)
     }
 }

@@ -1,12 +1,12 @@
-//! `f32` and `f64` as orderedcode floats (see the module docs of [`crate::field`]).
+//! `f32` and `f64` on the field model, and the float arithmetic that formats share: a total
+//! order as an integer, and exact widening of `f32` to `f64` (NaN payloads included).
 
 use crate::error::{Error, Result};
-use crate::field::int::{decode_i64, encode_i64};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{FieldType, Floats, ReadField, Sink, WriteField};
 
 /// Maps a float to an `i64` that orders like [`f64::total_cmp`], with both zeros at `0`.
 #[inline]
-fn f64_to_ordered(x: f64) -> i64 {
+pub(crate) fn f64_to_ordered(x: f64) -> i64 {
     let bits = x.to_bits().cast_signed();
     // Negative floats order backwards by their bits; reflecting them below zero fixes that
     // and sends -0.0 (bits == i64::MIN) to 0, the same key as +0.0.
@@ -14,7 +14,7 @@ fn f64_to_ordered(x: f64) -> i64 {
 }
 
 #[inline]
-fn ordered_to_f64(value: i64) -> Result<f64> {
+pub(crate) fn ordered_to_f64(value: i64) -> Result<f64> {
     if value == i64::MIN {
         // The reflection above never produces i64::MIN: it would mean a second -0.0.
         return Err(Error::invalid("f64", "the value is not one a float encodes to"));
@@ -24,7 +24,7 @@ fn ordered_to_f64(value: i64) -> Result<f64> {
 }
 
 /// Widens exactly, NaN payloads included (an `as` cast need not keep them).
-fn widen(x: f32) -> f64 {
+pub(crate) fn widen(x: f32) -> f64 {
     if x.is_nan() {
         let bits = x.to_bits();
         let sign = u64::from(bits >> 31);
@@ -36,7 +36,7 @@ fn widen(x: f32) -> f64 {
 }
 
 /// The inverse of [`widen`]; `None` for an `f64` that no `f32` widens to.
-fn narrow(y: f64) -> Option<f32> {
+pub(crate) fn narrow(y: f64) -> Option<f32> {
     if y.is_nan() {
         let bits = y.to_bits();
         let mantissa = bits & ((1 << 52) - 1);
@@ -51,34 +51,29 @@ fn narrow(y: f64) -> Option<f32> {
     (f64::from(x) == y).then_some(x)
 }
 
-impl EncodeField for f64 {
-    #[inline(always)]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let (buf, start) = encode_i64(f64_to_ordered(*self));
-        out.write(&buf[start..]);
-        Ok(())
-    }
+// Written once against the model: every format with the capability holds them, in its own
+// bytes (for the ordered format, `Ordered`'s `Floats` impls).
+macro_rules! float_fields {
+    ($($ty:ty),*) => {$(
+        impl FieldType for $ty {}
+
+        impl<F: Floats<$ty>> WriteField<F> for $ty {
+            #[inline(always)]
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                F::write_float(*self, out)
+            }
+        }
+
+        impl<'de, F: Floats<$ty>> ReadField<'de, F> for $ty {
+            #[inline(always)]
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+                F::read_float(input)
+            }
+        }
+    )*};
 }
 
-impl<'de> DecodeField<'de> for f64 {
-    #[inline(always)]
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        ordered_to_f64(decode_i64(bytes.as_slice())?)
-    }
-}
-
-impl EncodeField for f32 {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        widen(*self).encode_field(out)
-    }
-}
-
-impl<'de> DecodeField<'de> for f32 {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let wide = f64::decode_field(bytes)?;
-        narrow(wide).ok_or_else(|| Error::invalid("f32", format!("{wide:e} is not exactly representable as f32")))
-    }
-}
+float_fields!(f32, f64);
 
 #[cfg(test)]
 mod tests {

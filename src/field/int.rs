@@ -207,7 +207,7 @@ macro_rules! int_fields {
     )*};
 }
 
-int_fields!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+int_fields!(i8, i16, i32, i64, isize, i128, u8, u16, u32, u64, usize, u128);
 
 impl FieldType for bool {}
 

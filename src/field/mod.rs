@@ -89,7 +89,7 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 
-mod bytes;
+pub(crate) mod bytes;
 pub(crate) mod calendar;
 #[cfg(feature = "chrono")]
 mod chrono;
@@ -97,7 +97,7 @@ pub(crate) mod decimal;
 mod desc;
 pub(crate) mod description;
 mod duration;
-mod float;
+pub(crate) mod float;
 mod hex;
 pub(crate) mod instant;
 pub(crate) mod int;
@@ -130,7 +130,10 @@ pub use hex::Hex;
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
-pub use model::{Bools, ByteStrings, FieldType, Floats, Ints, ReadField, Strings, ValueFormat, WriteField};
+pub use model::{
+    Bools, ByteStrings, Descending, FieldType, Floats, Ints, Options, ReadField, Strings, Uuids, ValueFormat,
+    WriteField,
+};
 pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
@@ -233,8 +236,8 @@ pub trait EncodeField {
 /// ```
 /// use rowkey::field::{DecodeField, FieldBytes};
 ///
-/// let s = String::decode_field(FieldBytes::borrowed(b"phone"))?;
-/// assert_eq!(s, "phone");
+/// let ip = std::net::Ipv4Addr::decode_field(FieldBytes::borrowed(&[10, 0, 0, 1]))?;
+/// assert_eq!(ip, std::net::Ipv4Addr::new(10, 0, 0, 1));
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 pub trait DecodeField<'de>: Sized {

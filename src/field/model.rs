@@ -9,7 +9,7 @@
 //! needs. When a format lacks it, the compile error comes from the capability trait, names
 //! the format and the type, and says which type the format holds instead.
 //!
-//! The integer types and `bool` are on the model. The other field types of this crate still
+//! The integer types, `bool`, the floats, text and byte strings are on the model. The other field types of this crate still
 //! implement [`EncodeField`](super::EncodeField) and
 //! [`DecodeField`](super::DecodeField), the ordered format's own traits; a bridge gives each
 //! of them `WriteField<Ordered>` and `ReadField<'_, Ordered>`, so the model can be used (and
@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 
 use crate::error::Result;
-use crate::field::{Encoding, Integer, Sink};
+use crate::field::{Encoding, Sink};
 
 /// A key format, seen from the field model: what a field reader gets to read one value.
 ///
@@ -114,7 +114,8 @@ pub trait ReadField<'de, F: ValueFormat>: FieldType + Sized {
     fn read(input: F::Input<'_, 'de>) -> Result<Self>;
 }
 
-/// A format that holds the integer type `I`.
+/// A format that holds the integer type `I` (any primitive integer, `u128` and `i128`
+/// included).
 ///
 /// ```
 /// use rowkey::field::{FieldBytes, Ints};
@@ -130,7 +131,7 @@ pub trait ReadField<'de, F: ValueFormat>: FieldType + Sized {
     label = "`{Self}` has no `{I}` fields",
     note = "store the value in an integer type the `{Self}` format holds, such as `i64`"
 )]
-pub trait Ints<I: Integer>: ValueFormat {
+pub trait Ints<I>: ValueFormat {
     /// Writes an integer's bytes.
     ///
     /// # Errors
@@ -220,7 +221,7 @@ pub trait Bools: ValueFormat {
 ///
 /// let mut bytes = Vec::new();
 /// Ordered::write_str("phone", &mut bytes)?;
-/// assert_eq!(Ordered::read_str(FieldBytes::borrowed(&bytes))?, "phone");
+/// assert_eq!(Ordered::read_str(FieldBytes::borrowed(&bytes), "String")?, "phone");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
@@ -243,12 +244,13 @@ pub trait Strings: ValueFormat {
     /// [`Error::Unencodable`](crate::Error::Unencodable) when the format cannot hold it.
     fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()>;
 
-    /// Reads text back, borrowed from the key when the format allows.
+    /// Reads text back, borrowed from the key when the format allows; `ty` is the field
+    /// type's name, for the error.
     ///
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not UTF-8 text.
-    fn read_str<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, str>>;
+    fn read_str<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>>;
 
     /// Reads one character back.
     ///
@@ -268,7 +270,7 @@ pub trait Strings: ValueFormat {
 ///
 /// let mut bytes = Vec::new();
 /// Ordered::write_bytes(&[0x4c, 0x41], &mut bytes)?;
-/// assert_eq!(&*Ordered::read_bytes(FieldBytes::borrowed(&bytes))?, [0x4c, 0x41]);
+/// assert_eq!(&*Ordered::read_bytes(FieldBytes::borrowed(&bytes), "Vec<u8>")?, [0x4c, 0x41]);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
@@ -284,10 +286,111 @@ pub trait ByteStrings: ValueFormat {
     /// [`Error::Unencodable`](crate::Error::Unencodable) when the format cannot hold these bytes.
     fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()>;
 
-    /// Reads a byte string back, borrowed from the key when the format allows.
+    /// Reads a byte string back, borrowed from the key when the format allows; `ty` is the
+    /// field type's name, for the error.
     ///
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a byte string.
-    fn read_bytes<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, [u8]>>;
+    fn read_bytes<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>>;
+
+    /// Reads a byte string of exactly `N` bytes. A format overrides it when it can do so
+    /// without going through a [`Cow`] (which allocates for a field that is not in the key as
+    /// it is).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not `N` bytes long.
+    fn read_array<const N: usize>(input: Self::Input<'_, '_>) -> Result<[u8; N]> {
+        crate::field::bytes::array_from(&Self::read_bytes(input, "[u8; N]")?)
+    }
+}
+
+/// A format that holds optional fields: `Option<T>` writes and reads through it, for every
+/// `T` the format holds.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, Options};
+/// use rowkey::format::Ordered;
+///
+/// // The ordered format's None is the empty field.
+/// let mut bytes = Vec::new();
+/// Ordered::write_option::<u32, _>(None, &mut bytes)?;
+/// assert!(bytes.is_empty());
+/// assert_eq!(Ordered::read_option::<u32>(FieldBytes::borrowed(&bytes))?, None);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format has no optional fields",
+    label = "`{Self}` cannot write `None`",
+    note = "give the field a value that stands for \"none\" (such as an empty string or 0)"
+)]
+pub trait Options: ValueFormat {
+    /// Writes `None`, or the value.
+    ///
+    /// # Errors
+    ///
+    /// As the value's [`WriteField::write`].
+    fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()>;
+
+    /// Reads `None`, or the value.
+    ///
+    /// # Errors
+    ///
+    /// As the value's [`ReadField::read`].
+    fn read_option<'de, T: ReadField<'de, Self>>(input: Self::Input<'_, 'de>) -> Result<Option<T>>;
+}
+
+/// A format with descending fields: [`Desc<T>`](crate::Desc) is a field of every format that
+/// implements it, which frames a field whose [`FieldType::DESCENDING`] is set in reverse
+/// order.
+///
+/// ```
+/// use rowkey::field::Descending;
+/// use rowkey::format::Ordered;
+///
+/// fn has_desc<F: Descending>() {}
+/// has_desc::<Ordered>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format has no descending fields",
+    label = "`{Self}` cannot write `Desc`",
+    note = "store the value reversed instead (`#[rowkey(reverse)]`, or `Reversed<T>`): the largest value \
+            then has the smallest key"
+)]
+pub trait Descending: ValueFormat {}
+
+/// A format that holds 16-byte identifiers (`uuid::Uuid`, `ulid::Ulid`), ordered as their
+/// big-endian bytes.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, Uuids};
+/// use rowkey::format::Ordered;
+///
+/// let id = [0x67, 0xe5, 0x50, 0x44, 0x10, 0xb1, 0x42, 0x6f, 0x92, 0x47, 0xbb, 0x68, 0x0e, 0x5f, 0xe0, 0xc8];
+/// let mut bytes = Vec::new();
+/// Ordered::write_id(&id, &mut bytes)?;
+/// assert_eq!(bytes, id); // the ordered format writes the bytes as they are
+/// assert_eq!(Ordered::read_id(FieldBytes::borrowed(&bytes), "Uuid")?, id);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold a 16-byte identifier",
+    label = "`{Self}` has no UUID fields",
+    note = "store the identifier as `u128` (`Uuid::as_u128`) or as `[u8; 16]`"
+)]
+pub trait Uuids: ValueFormat {
+    /// Writes an identifier's 16 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the format has no bytes for it.
+    fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()>;
+
+    /// Reads an identifier's 16 bytes back; `ty` names the field type in the error.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not an identifier.
+    fn read_id(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]>;
 }

@@ -1,4 +1,4 @@
-//! The `NonZero` integers as key fields: the encoding of the integer inside, in both formats,
+//! The `NonZero` integers as key fields: the encoding of the integer inside, in every format,
 //! and a key holding zero refused on decoding.
 //!
 //! ```
@@ -16,8 +16,7 @@ use std::num::NonZero;
 
 use crate::error::{Error, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::format::OrderedScalar;
+use crate::field::{FieldType, Ints, ReadField, Sink, WriteField};
 
 fn zero(ty: &'static str) -> Error {
     Error::invalid(ty, "the field holds 0, which a NonZero integer never is")
@@ -25,16 +24,18 @@ fn zero(ty: &'static str) -> Error {
 
 macro_rules! nonzero {
     ($($int:ty),*) => {$(
-        impl EncodeField for NonZero<$int> {
+        impl FieldType for NonZero<$int> {}
+
+        impl<F: Ints<$int>> WriteField<F> for NonZero<$int> {
             #[inline]
-            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-                self.get().encode_field(out)
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                F::write_int(self.get(), out)
             }
         }
 
-        impl<'de> DecodeField<'de> for NonZero<$int> {
-            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-                NonZero::new(<$int>::decode_field(bytes)?).ok_or_else(|| zero(concat!("NonZero<", stringify!($int), ">")))
+        impl<'de, F: Ints<$int>> ReadField<'de, F> for NonZero<$int> {
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+                NonZero::new(F::read_int(input)?).ok_or_else(|| zero(concat!("NonZero<", stringify!($int), ">")))
             }
         }
 

@@ -1,13 +1,12 @@
-//! `Option<T>`: Bigtable v2's `escape_nulls` convention for nullable key fields.
-
-use smallvec::SmallVec;
+//! `Option<T>` on the field model; in the ordered format, Bigtable v2's `escape_nulls`
+//! convention for nullable key fields.
 
 use crate::error::Result;
-use crate::field::{DecodeField, EncodeField, FieldBytes, FieldType, ReadField, Sink, WriteField};
-use crate::format::Ordered;
+use crate::field::{FieldType, Options, ReadField, Sink, WriteField};
 
-/// `None` is the empty field; `Some(v)` is `v`'s bytes, with one `00` appended when those
-/// bytes are empty or all `00`.
+/// An optional field, in every format with [`Options`]. In the ordered format `None` is the
+/// empty field; `Some(v)` is `v`'s bytes, with one `00` appended when those bytes are empty or
+/// all `00`.
 ///
 /// The extra byte separates `None` from `Some("")` and keeps order:
 /// `None < Some("") < Some("\0") < Some("\0\0") < Some("\x01")`. A descending optional field
@@ -20,40 +19,24 @@ use crate::format::Ordered;
 /// assert_eq!((Some(""), "B").to_key()?.as_bytes(), b"\x00\xff\x00\x01B");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-impl<T: WriteField<Ordered>> EncodeField for Option<T> {
+impl<T: FieldType> FieldType for Option<T> {
     const ENCODING: crate::field::Encoding = <T as FieldType>::ENCODING;
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+}
+
+impl<F: Options, T: WriteField<F>> WriteField<F> for Option<T> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         const {
             assert!(
                 !<T as FieldType>::DESCENDING,
                 "write Desc<Option<T>>, not Option<Desc<T>>: Desc applies to the whole field"
             );
         }
-        let Some(value) = self else { return Ok(()) };
-        // The marker depends on all of the value's bytes, so they are staged first.
-        let mut staged = SmallVec::<[u8; 48]>::new();
-        value.write(&mut staged)?;
-        out.write(&staged);
-        if staged.iter().all(|&b| b == 0) {
-            out.write_byte(0);
-        }
-        Ok(())
+        F::write_option(self.as_ref(), out)
     }
 }
 
-impl<'de, T: ReadField<'de, Ordered>> DecodeField<'de> for Option<T> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let slice = bytes.as_slice();
-        if slice.is_empty() {
-            return Ok(None);
-        }
-        if slice.iter().all(|&b| b == 0) {
-            let inner = match bytes.as_borrowed() {
-                Some(b) => FieldBytes::borrowed(&b[1..]),
-                None => FieldBytes::owned(slice[1..].to_vec()),
-            };
-            return T::read(inner).map(Some);
-        }
-        T::read(bytes).map(Some)
+impl<'de, F: Options, T: ReadField<'de, F>> ReadField<'de, F> for Option<T> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_option(input)
     }
 }

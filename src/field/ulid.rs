@@ -75,26 +75,26 @@ mod with_crate {
 
     use crate::field::instant::Timestamp;
     use crate::field::text::{Alphabet, DecodeText, EncodeText};
-    use crate::field::wide::sixteen;
-    use crate::field::{DecodeField, EncodeField, Encoding, FieldBytes, Sink};
+    use crate::field::{Encoding, FieldType, ReadField, Sink, Uuids, WriteField};
 
     /// Crockford's base32 digits, uppercase.
     const ULID_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "Crockford base32 digits 0-9 A-Z" };
 
-    impl EncodeField for Ulid {
+    impl FieldType for Ulid {
         const ENCODING: Encoding = Encoding::Ulid;
+    }
 
+    impl<F: Uuids> WriteField<F> for Ulid {
         #[inline]
-        fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-            out.write(&self.to_bytes());
-            Ok(())
+        fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+            F::write_id(&self.to_bytes(), out)
         }
     }
 
-    impl<'de> DecodeField<'de> for Ulid {
+    impl<'de, F: Uuids> ReadField<'de, F> for Ulid {
         #[inline(always)]
-        fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-            sixteen(bytes.as_slice(), "Ulid").map(Ulid::from_bytes)
+        fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+            F::read_id(input, "Ulid").map(Ulid::from_bytes)
         }
     }
 

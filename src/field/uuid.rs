@@ -92,26 +92,26 @@ mod with_crate {
     use ::uuid::Uuid;
 
     use crate::field::text::{Alphabet, DecodeText, EncodeText};
-    use crate::field::wide::sixteen;
-    use crate::field::{DecodeField, EncodeField, Encoding, FieldBytes, Sink};
+    use crate::field::{Encoding, FieldType, ReadField, Sink, Uuids, WriteField};
 
     /// Lowercase hex digits and `-`.
     const UUID_ALPHABET: Alphabet = Alphabet { lowest: b'-', name: "lowercase hex digits and '-'" };
 
-    impl EncodeField for Uuid {
+    impl FieldType for Uuid {
         const ENCODING: Encoding = Encoding::Uuid;
+    }
 
+    impl<F: Uuids> WriteField<F> for Uuid {
         #[inline]
-        fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-            out.write(self.as_bytes());
-            Ok(())
+        fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+            F::write_id(self.as_bytes(), out)
         }
     }
 
-    impl<'de> DecodeField<'de> for Uuid {
+    impl<'de, F: Uuids> ReadField<'de, F> for Uuid {
         #[inline(always)]
-        fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-            sixteen(bytes.as_slice(), "Uuid").map(Uuid::from_bytes)
+        fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+            F::read_id(input, "Uuid").map(Uuid::from_bytes)
         }
     }
 

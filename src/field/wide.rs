@@ -13,8 +13,8 @@
 //! | `0i128` | `80 00 … 00` | `000…000` |
 
 use crate::error::{Error, Result};
+use crate::field::Sink;
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
 
 /// Decimal digits of `u128::MAX` and of `i128::MIN`'s magnitude.
 const DIGITS: usize = 39;
@@ -33,34 +33,6 @@ pub(crate) fn sixteen(bytes: &[u8], ty: &'static str) -> Result<[u8; 16]> {
 #[cold]
 fn not_sixteen(len: usize, ty: &'static str) -> Error {
     Error::invalid(ty, format!("the field holds 16 bytes, found {len}"))
-}
-
-impl EncodeField for u128 {
-    #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(&self.to_be_bytes());
-        Ok(())
-    }
-}
-
-impl<'de> DecodeField<'de> for u128 {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        sixteen(bytes.as_slice(), "u128").map(u128::from_be_bytes)
-    }
-}
-
-impl EncodeField for i128 {
-    #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(&(self.cast_unsigned() ^ SIGN_BIT).to_be_bytes());
-        Ok(())
-    }
-}
-
-impl<'de> DecodeField<'de> for i128 {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        sixteen(bytes.as_slice(), "i128").map(|b| (u128::from_be_bytes(b) ^ SIGN_BIT).cast_signed())
-    }
 }
 
 /// Writes `magnitude` as 39 digits, each replaced by its nines' complement when `negative`.
@@ -149,6 +121,7 @@ impl<'de> DecodeText<'de> for i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::WriteField;
     use crate::field::text::text_of as text;
 
     #[test]
@@ -160,7 +133,7 @@ mod tests {
         assert!(i128::decode_text(format!("-{}", "9".repeat(39)).as_bytes()).is_err());
         assert!(u128::decode_text("9".repeat(39).as_bytes()).is_err());
         let mut bytes = Vec::new();
-        i128::MIN.encode_field(&mut bytes).unwrap();
+        WriteField::<crate::format::Ordered>::write(&i128::MIN, &mut bytes).unwrap();
         assert_eq!(bytes, [0; 16]);
     }
 }

@@ -6,11 +6,16 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
+use crate::field::bytes::{array_from, char_from, str_from};
+use crate::field::float::{f64_to_ordered, narrow, ordered_to_f64, widen};
 use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
+use crate::field::wide::sixteen;
 use crate::field::{
-    Bools, ByteStrings, DecodeField, EncodeField, Encoding, FieldBytes, FieldType, Floats, Ints, ReadField, Sink,
-    Strings, ValueFormat, WriteField,
+    Bools, ByteStrings, DecodeField, Descending, EncodeField, Encoding, FieldBytes, FieldType, Floats, Ints, Options,
+    ReadField, Sink, Strings, Uuids, ValueFormat, WriteField,
 };
 
 /// The ordered format (Bigtable's `Struct.OrderedCodeBytes`) as a type parameter of the field
@@ -117,6 +122,34 @@ impl Ints<usize> for Ordered {
     }
 }
 
+// The 128-bit integers are 16 big-endian bytes, the signed one with its sign bit flipped so
+// that negative values come first.
+const SIGN_BIT: u128 = 1 << 127;
+
+impl Ints<u128> for Ordered {
+    #[inline]
+    fn write_int<S: Sink>(value: u128, out: &mut S) -> Result<()> {
+        out.write(&value.to_be_bytes());
+        Ok(())
+    }
+
+    fn read_int(input: FieldBytes<'_>) -> Result<u128> {
+        sixteen(input.as_slice(), "u128").map(u128::from_be_bytes)
+    }
+}
+
+impl Ints<i128> for Ordered {
+    #[inline]
+    fn write_int<S: Sink>(value: i128, out: &mut S) -> Result<()> {
+        out.write(&(value.cast_unsigned() ^ SIGN_BIT).to_be_bytes());
+        Ok(())
+    }
+
+    fn read_int(input: FieldBytes<'_>) -> Result<i128> {
+        sixteen(input.as_slice(), "i128").map(|b| (u128::from_be_bytes(b) ^ SIGN_BIT).cast_signed())
+    }
+}
+
 /// The ordered bytes of an integer or a `bool` under the old method names, for the code that
 /// embeds one and is not on the model yet (field types of later families, serde, the salt):
 /// a narrow bridge that goes as they move. Only the types that left `EncodeField` have it,
@@ -142,25 +175,34 @@ macro_rules! ordered_scalar {
     )*};
 }
 
-ordered_scalar!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
+ordered_scalar!(i8, i16, i32, i64, isize, i128, u8, u16, u32, u64, usize, u128, bool, f32, f64, char, String);
 
-macro_rules! ordered_floats {
-    ($($ty:ty),*) => {$(
-        impl Floats<$ty> for Ordered {
-            #[inline(always)]
-            fn write_float<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
-                value.encode_field(out)
-            }
+// A float is the int64 that orders like `total_cmp` with both zeros at 0; an f32 is widened
+// to the f64 of the same value first, so both types share their keys.
+impl Floats<f64> for Ordered {
+    #[inline(always)]
+    fn write_float<S: Sink>(value: f64, out: &mut S) -> Result<()> {
+        let (buf, start) = encode_i64(f64_to_ordered(value));
+        out.write(&buf[start..]);
+        Ok(())
+    }
 
-            #[inline(always)]
-            fn read_float(input: FieldBytes<'_>) -> Result<$ty> {
-                <$ty>::decode_field(input)
-            }
-        }
-    )*};
+    #[inline(always)]
+    fn read_float(input: FieldBytes<'_>) -> Result<f64> {
+        ordered_to_f64(decode_i64(input.as_slice())?)
+    }
 }
 
-ordered_floats!(f32, f64);
+impl Floats<f32> for Ordered {
+    fn write_float<S: Sink>(value: f32, out: &mut S) -> Result<()> {
+        <Ordered as Floats<f64>>::write_float(widen(value), out)
+    }
+
+    fn read_float(input: FieldBytes<'_>) -> Result<f32> {
+        let wide = <Ordered as Floats<f64>>::read_float(input)?;
+        narrow(wide).ok_or_else(|| Error::invalid("f32", format!("{wide:e} is not exactly representable as f32")))
+    }
+}
 
 // A bool is the int64 0 or 1.
 impl Bools for Ordered {
@@ -186,37 +228,95 @@ impl Bools for Ordered {
     }
 }
 
+// Text and bytes are written as they are; the writer escapes them.
 impl Strings for Ordered {
     #[inline(always)]
     fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()> {
-        value.encode_field(out)
+        out.write(value.as_bytes());
+        Ok(())
     }
 
     #[inline(always)]
     fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()> {
-        value.encode_field(out)
+        out.write(value.encode_utf8(&mut [0; 4]).as_bytes());
+        Ok(())
     }
 
     #[inline(always)]
-    fn read_str<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, str>> {
-        Cow::decode_field(input)
+    fn read_str<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+        str_from(input, ty)
     }
 
-    #[inline(always)]
     fn read_char(input: FieldBytes<'_>) -> Result<char> {
-        char::decode_field(input)
+        char_from(input.as_slice())
     }
 }
 
 impl ByteStrings for Ordered {
     #[inline(always)]
     fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
-        value.encode_field(out)
+        out.write(value);
+        Ok(())
     }
 
     #[inline(always)]
-    fn read_bytes<'de>(input: Self::Input<'_, 'de>) -> Result<Cow<'de, [u8]>> {
-        Cow::decode_field(input)
+    fn read_bytes<'de>(input: Self::Input<'_, 'de>, _: &'static str) -> Result<Cow<'de, [u8]>> {
+        Ok(match input.as_borrowed() {
+            Some(b) => Cow::Borrowed(b),
+            None => Cow::Owned(input.into_vec()),
+        })
+    }
+
+    #[inline(always)]
+    fn read_array<const N: usize>(input: FieldBytes<'_>) -> Result<[u8; N]> {
+        array_from(input.as_slice())
+    }
+}
+
+// None is the empty field; a value whose bytes are empty or all 00 gets one more 00, so that
+// it is neither None nor another value.
+impl Options for Ordered {
+    fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
+        let Some(value) = value else { return Ok(()) };
+        // The marker depends on all of the value's bytes, so they are staged first.
+        let mut staged = SmallVec::<[u8; 48]>::new();
+        value.write(&mut staged)?;
+        out.write(&staged);
+        if staged.iter().all(|&b| b == 0) {
+            out.write_byte(0);
+        }
+        Ok(())
+    }
+
+    fn read_option<'de, T: ReadField<'de, Self>>(input: FieldBytes<'de>) -> Result<Option<T>> {
+        let slice = input.as_slice();
+        if slice.is_empty() {
+            return Ok(None);
+        }
+        if slice.iter().all(|&b| b == 0) {
+            let inner = match input.as_borrowed() {
+                Some(b) => FieldBytes::borrowed(&b[1..]),
+                None => FieldBytes::owned(slice[1..].to_vec()),
+            };
+            return T::read(inner).map(Some);
+        }
+        T::read(input).map(Some)
+    }
+}
+
+// The writer negates a descending field's framed bytes.
+impl Descending for Ordered {}
+
+impl Uuids for Ordered {
+    #[inline(always)]
+    fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+        out.write(value);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_id(input: FieldBytes<'_>, ty: &'static str) -> Result<[u8; 16]> {
+        sixteen(input.as_slice(), ty)
     }
 }
 
@@ -327,8 +427,10 @@ mod tests {
         let mut out = Vec::new();
         Ordered::write_char('€', &mut out).unwrap();
         assert_eq!(Ordered::read_char(FieldBytes::borrowed(&out)).unwrap(), '€');
-        assert_eq!(Ordered::read_str(FieldBytes::owned(out.clone())).unwrap(), "€");
-        assert!(matches!(Ordered::read_bytes(FieldBytes::borrowed(&out)).unwrap(), Cow::Borrowed(b) if b == out));
-        assert!(Ordered::read_str(FieldBytes::borrowed(&[0xff])).is_err());
+        assert_eq!(Ordered::read_str(FieldBytes::owned(out.clone()), "String").unwrap(), "€");
+        assert!(
+            matches!(Ordered::read_bytes(FieldBytes::borrowed(&out), "Vec<u8>").unwrap(), Cow::Borrowed(b) if b == out)
+        );
+        assert!(Ordered::read_str(FieldBytes::borrowed(&[0xff]), "String").is_err());
     }
 }

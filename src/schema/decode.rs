@@ -13,6 +13,7 @@ use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_from_
 use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
 use crate::field::wide::sixteen;
 use crate::field::{DecodeField, EncodeField, FieldBytes};
+use crate::format::OrderedScalar;
 use crate::schema::{DateSpec, Encoding, FieldSchema, TimeSpec, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, unreverse_domain};
 

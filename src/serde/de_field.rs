@@ -34,7 +34,7 @@ fn tail<'de>(bytes: &FieldBytes<'de>, from: usize) -> FieldBytes<'de> {
 /// The core's error for bytes that are not UTF-8, off the hot path.
 #[cold]
 fn not_utf8(bytes: &[u8]) -> Error {
-    match <&str>::decode_field(FieldBytes::borrowed(bytes)) {
+    match <&str as ReadField<'_, Ordered>>::read(FieldBytes::borrowed(bytes)) {
         Err(e) => e,
         Ok(_) => Error::invalid("string", "invalid UTF-8"),
     }
@@ -139,7 +139,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
                     Ok(text) => visitor.visit_borrowed_str(text),
                     Err(_) => Err(not_utf8(borrowed).into()),
                 },
-                None => visitor.visit_string(String::decode_field(self.bytes)?),
+                None => visitor.visit_string(<String as ReadField<'_, Ordered>>::read(self.bytes)?),
             },
             Transform::ReversedDomain => visitor.visit_string(ReversedDomain::<String>::decode_field(self.bytes)?.0),
             Transform::ReversedUrl => visitor.visit_string(ReversedUrl::<String>::decode_field(self.bytes)?.0),
