@@ -108,6 +108,7 @@ pub(crate) mod ip;
 mod jiff;
 mod model;
 mod nonzero;
+pub(crate) mod numeric;
 mod option;
 mod reversed;
 mod system_time;
@@ -136,6 +137,7 @@ pub use model::{
     Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Strings,
     SystemTimes, Uuids, ValueFormat, WriteField,
 };
+pub use numeric::{Numeric, Numerics};
 pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]

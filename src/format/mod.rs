@@ -7,12 +7,14 @@
 
 pub mod delimited;
 pub(crate) mod flatten;
+pub mod hbase;
 pub mod ordered;
 mod ordered_values;
 pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
+pub use hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;
