@@ -105,6 +105,7 @@ mod ip;
 #[cfg(feature = "jiff")]
 mod jiff;
 mod model;
+mod nested;
 mod nonzero;
 mod option;
 mod reversed;
@@ -115,6 +116,7 @@ mod time;
 pub(crate) mod ulid;
 pub(crate) mod utf8;
 pub(crate) mod uuid;
+mod versionstamp;
 pub(crate) mod wide;
 
 use smallvec::SmallVec;
@@ -134,12 +136,14 @@ pub use model::{
     Bools, ByteStrings, Descending, FieldType, Floats, Ints, Options, ReadField, Strings, Uuids, ValueFormat,
     WriteField,
 };
+pub use nested::Nested;
 pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;
 #[cfg(feature = "uuid")]
 pub use uuid::uuid_v7_range;
+pub use versionstamp::{Versionstamp, Versionstamps};
 
 /// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
 ///

@@ -4,8 +4,10 @@
 //!   field type, any bytes, ascending or descending.
 //! - [`delimited`]: readable text keys, Bigtable's `Struct.DelimitedBytes`
 //!   (`phone#4c410523#20200501`).
+//! - [`fdb_tuple`]: FoundationDB's tuple layer, the keys every FoundationDB binding packs.
 
 pub mod delimited;
+pub mod fdb_tuple;
 pub(crate) mod flatten;
 pub mod ordered;
 mod ordered_values;
@@ -13,9 +15,11 @@ pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
+pub use fdb_tuple::{FdbKey, FdbTuple, TupleInput, TupleReader, TupleWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;
+pub(crate) use tuple::for_each_tuple;
 
 /// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
 /// Here rather than in `schema`, because the formats and the salt name the field when they read
