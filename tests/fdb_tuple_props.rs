@@ -188,6 +188,16 @@ proptest! {
     }
 
     #[test]
+    fn a_ulid_is_stored_under_the_uuid_code(bits in any::<u128>()) {
+        let id = ulid::Ulid(bits);
+        let bytes = key(&(id,));
+        let as_uuid = key(&(uuid::Uuid::from_u128(bits),));
+        prop_assert_eq!(bytes.as_bytes(), as_uuid.as_bytes());
+        prop_assert_eq!(bytes.as_bytes()[0], 0x30);
+        prop_assert_eq!(FdbTuple::default().from_key::<(ulid::Ulid,)>(&bytes).unwrap(), (id,));
+    }
+
+    #[test]
     fn the_range_holds_exactly_the_keys_under_its_fields(
         prefix in bytes(), under in text(), first in text(), second in i64s(),
     ) {

@@ -47,8 +47,11 @@ use crate::key::Key;
 /// A value of this type writes and reads keys ([`to_key`](Self::to_key),
 /// [`from_key`](Self::from_key)); the type itself is the format parameter of the field model
 /// ([`WriteField<FdbTuple>`], [`ReadField<'de, FdbTuple>`]), which holds integers of every
-/// width, `f32`, `f64`, `bool`, text, byte strings, nested tuples and
-/// [`Versionstamp`](crate::field::Versionstamp)s.
+/// width (`u128` and `i128` included), `f32`, `f64`, `bool`, text, byte strings, `Option`
+/// (`None` is the tuple layer's null), UUIDs (`uuid::Uuid`, and `ulid::Ulid` under the UUID
+/// type code, as the tuple layer has no ULID), nested tuples and
+/// [`Versionstamp`](crate::field::Versionstamp)s. It has no descending fields: `Desc` is a
+/// compile error here, as the tuple layer has no descending order.
 ///
 /// ```
 /// use rowkey::format::FdbTuple;
