@@ -176,3 +176,24 @@ fn values_write(v: i128, out: &mut Vec<u8>) {
         Err(_) => <FdbTuple as Ints<u64>>::write_int(u64::try_from(v).unwrap(), out).unwrap(),
     }
 }
+
+#[test]
+fn the_zero_search_finds_the_first_zero() {
+    for len in 0..40 {
+        for at in 0..=len {
+            let mut bytes = vec![0x80u8; len];
+            // Bytes around the zero that a carry could be mistaken for: 01 and 80 and ff.
+            for (i, b) in bytes.iter_mut().enumerate() {
+                *b = [0x01, 0x80, 0xff, 0x7f][i % 4];
+            }
+            if at < len {
+                bytes[at] = 0;
+                if at + 1 < len {
+                    bytes[at + 1] = 0;
+                }
+            }
+            let expected = bytes.iter().position(|&b| b == 0);
+            assert_eq!(find_zero(&bytes), expected, "{bytes:02x?}");
+        }
+    }
+}

@@ -44,6 +44,7 @@ pub(super) fn code_name(code: u8) -> &'static str {
 /// Writes an integer given as its sign and magnitude: `14` for zero; a code `14 ± n` and the
 /// magnitude's `n` big-endian bytes (inverted when negative) up to 8 bytes; past that the
 /// arbitrary-precision codes `1d n` / `0b !n`. Exactly ±(2^64−1) takes 8 bytes, so `1c`/`0c`.
+#[inline]
 fn write_integer<S: Sink>(negative: bool, magnitude: u128, out: &mut S) {
     let n = (u128::BITS - magnitude.leading_zeros()).div_ceil(8) as usize;
     let be = magnitude.to_be_bytes();
@@ -65,6 +66,7 @@ fn write_integer<S: Sink>(negative: bool, magnitude: u128, out: &mut S) {
 
 /// Reads an integer field as its sign and magnitude, refusing every form the encoder does not
 /// write.
+#[inline]
 fn read_integer(r: &mut TupleInput<'_, '_>, ty: &'static str) -> Result<(bool, u128)> {
     let code = r.code(ty, "an integer (type codes 0b..1d)", |c| (NEG_BIG..=POS_BIG).contains(&c))?;
     let negative = code < ZERO;
@@ -249,7 +251,17 @@ impl Bools for FdbTuple {
 // ---- Strings and byte strings ----
 
 /// Writes a type code, the bytes with every `00` as `00 ff`, and the `00` end.
+#[inline]
 fn write_escaped<S: Sink>(code: u8, bytes: &[u8], out: &mut S) {
+    // A short value without a 00 (the usual case) goes to the sink in one write.
+    const SHORT: usize = 62;
+    if bytes.len() <= SHORT && !bytes.contains(&0) {
+        let mut buf = [0u8; SHORT + 2];
+        buf[0] = code;
+        buf[1..=bytes.len()].copy_from_slice(bytes);
+        out.write(&buf[..bytes.len() + 2]);
+        return;
+    }
     out.write_byte(code);
     let mut parts = bytes.split(|&b| b == 0);
     if let Some(first) = parts.next() {
@@ -262,6 +274,7 @@ fn write_escaped<S: Sink>(code: u8, bytes: &[u8], out: &mut S) {
     out.write_byte(0x00);
 }
 
+#[inline]
 fn read_text<'de>(r: &mut TupleInput<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
     r.code(ty, "a string (type code 02)", |c| c == STRING)?;
     match r.escaped(ty)? {
