@@ -11,8 +11,8 @@ pub use std::vec::Vec;
 
 pub use crate::error::{Error, Location, Result};
 pub use crate::field::{
-    Alphabet, BigEndian, DecodeField, DecodeText, Desc, EncodeField, EncodeText, FieldType, Hex, Integer, Nanos,
-    Padded, ReadField, Reversed, WriteField,
+    Alphabet, BigEndian, DecodeText, Desc, EncodeText, FieldType, Hex, Integer, Nanos, Padded, ReadField, Reversed,
+    WriteField,
 };
 pub use crate::format::Ordered;
 pub use crate::format::delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};

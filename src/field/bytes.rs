@@ -53,7 +53,7 @@ impl<F: ByteStrings, const N: usize> WriteField<F> for [u8; N] {
 impl<'de, F: Strings> ReadField<'de, F> for String {
     #[inline(always)]
     fn read(input: F::Input<'_, 'de>) -> Result<Self> {
-        F::read_str(input, "String").map(Cow::into_owned)
+        F::read_string(input, "String")
     }
 }
 
@@ -84,7 +84,7 @@ impl<'de, F: ByteStrings> ReadField<'de, F> for Cow<'de, [u8]> {
 impl<'de, F: ByteStrings, const N: usize> ReadField<'de, F> for [u8; N] {
     #[inline]
     fn read(input: F::Input<'_, 'de>) -> Result<Self> {
-        F::read_array(input)
+        F::read_array(input, "[u8; N]")
     }
 }
 
@@ -123,6 +123,15 @@ pub(crate) fn str_from<'de>(bytes: FieldBytes<'de>, ty: &'static str) -> Result<
     }
 }
 
+/// Text from a field's bytes, as an owned `String`.
+#[inline(always)]
+pub(crate) fn string_from(bytes: FieldBytes<'_>, ty: &'static str) -> Result<String> {
+    match bytes.as_borrowed() {
+        Some(b) => utf8::to_str(b).map(str::to_owned).map_err(|e| utf8_error(ty, &e)),
+        None => utf8::into_string(bytes.into_vec()).map_err(|e| utf8_error(ty, &e)),
+    }
+}
+
 /// The one character a field's bytes hold.
 pub(crate) fn char_from(bytes: &[u8]) -> Result<char> {
     let text = std::str::from_utf8(bytes).map_err(|e| utf8_error("char", &e))?;
@@ -135,14 +144,14 @@ pub(crate) fn char_from(bytes: &[u8]) -> Result<char> {
 
 /// A fixed-length byte string from a field's bytes.
 #[inline]
-pub(crate) fn array_from<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
+pub(crate) fn array_from<const N: usize>(bytes: &[u8], ty: &'static str) -> Result<[u8; N]> {
     match <[u8; N]>::try_from(bytes) {
         Ok(array) => Ok(array),
-        Err(_) => Err(wrong_length(N, bytes.len())),
+        Err(_) => Err(wrong_length(N, bytes.len(), ty)),
     }
 }
 
 #[cold]
-pub(crate) fn wrong_length(want: usize, got: usize) -> Error {
-    Error::invalid("[u8; N]", format!("expected exactly {want} bytes, the field has {got}"))
+pub(crate) fn wrong_length(want: usize, got: usize, ty: &'static str) -> Error {
+    Error::invalid(ty, format!("expected exactly {want} bytes, the field has {got}"))
 }

@@ -6,7 +6,7 @@
 //! salt's arithmetic in `salt`.
 //!
 //! Why at the bottom of the crate: each field type states its [`Encoding`]
-//! (`EncodeField::ENCODING`), so `Encoding` must sit below the field types, and
+//! (`FieldType::ENCODING`), so `Encoding` must sit below the field types, and
 //! [`Encoding::Flattened`] holds a `&'static Schema`, which holds its fields and its salt. Left
 //! in `schema`, that made `field` and `schema` (through `salt` and `format`) import each other.
 //! Holding anything but a `Schema` in `Flattened`, or splitting `Encoding` from a field-level
@@ -352,9 +352,9 @@ impl fmt::Display for Encoding {
 ///
 /// ```
 /// # #[cfg(feature = "chrono")] {
-/// use rowkey::field::{EncodeField, Encoding, TimeSpec};
+/// use rowkey::field::{Encoding, FieldType, TimeSpec};
 ///
-/// let Encoding::Timestamp(spec) = <chrono::DateTime<chrono::Utc> as EncodeField>::ENCODING else { panic!() };
+/// let Encoding::Timestamp(spec) = <chrono::DateTime<chrono::Utc> as FieldType>::ENCODING else { panic!() };
 /// assert!(!spec.nanos);
 /// assert!(spec.min_secs < 0 && spec.max_secs > 253_402_300_799); // beyond year 9999
 /// # }
@@ -374,9 +374,9 @@ pub struct TimeSpec {
 ///
 /// ```
 /// # #[cfg(feature = "jiff")] {
-/// use rowkey::field::{DateSpec, EncodeField, Encoding};
+/// use rowkey::field::{DateSpec, Encoding, FieldType};
 ///
-/// let Encoding::Date(spec) = <jiff::civil::Date as EncodeField>::ENCODING else { panic!() };
+/// let Encoding::Date(spec) = <jiff::civil::Date as FieldType>::ENCODING else { panic!() };
 /// assert_eq!(spec.max_days, 2_932_896); // 9999-12-31
 /// # }
 /// ```

@@ -19,38 +19,43 @@ use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
+use crate::field::{Durations, FieldType, ReadField, Sink, WriteField};
 
 const BYTES: usize = 12;
 const SECS_DIGITS: usize = 20;
 const TEXT_LEN: usize = SECS_DIGITS + 1 + 9;
 const NANOS_PER_SEC: u32 = 1_000_000_000;
 
-impl EncodeField for Duration {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let mut bytes = [0u8; BYTES];
-        bytes[..8].copy_from_slice(&self.as_secs().to_be_bytes());
-        bytes[8..].copy_from_slice(&self.subsec_nanos().to_be_bytes());
-        out.write(&bytes);
-        Ok(())
+/// The 12 bytes of a duration: whole seconds, then nanoseconds, both big-endian.
+pub(crate) fn to_bytes(value: Duration) -> [u8; BYTES] {
+    let mut bytes = [0u8; BYTES];
+    bytes[..8].copy_from_slice(&value.as_secs().to_be_bytes());
+    bytes[8..].copy_from_slice(&value.subsec_nanos().to_be_bytes());
+    bytes
+}
+
+/// The duration of 12 bytes that [`to_bytes`] writes.
+pub(crate) fn from_bytes(bytes: [u8; BYTES]) -> Result<Duration> {
+    let (secs, nanos) = bytes.split_at(8);
+    let secs = u64::from_be_bytes(secs.try_into().unwrap_or_default());
+    let nanos = u32::from_be_bytes(nanos.try_into().unwrap_or_default());
+    if nanos >= NANOS_PER_SEC {
+        return Err(Error::invalid("Duration", format!("{nanos} nanoseconds is a second or more")));
+    }
+    Ok(Duration::new(secs, nanos))
+}
+
+impl FieldType for Duration {}
+
+impl<F: Durations> WriteField<F> for Duration {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_duration(*self, out)
     }
 }
 
-impl<'de> DecodeField<'de> for Duration {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        let Ok(bytes) = <[u8; BYTES]>::try_from(bytes.as_slice()) else {
-            return Err(Error::invalid(
-                "Duration",
-                format!("a Duration is {BYTES} bytes, the field has {}", bytes.len()),
-            ));
-        };
-        let (secs, nanos) = bytes.split_at(8);
-        let secs = u64::from_be_bytes(secs.try_into().unwrap_or_default());
-        let nanos = u32::from_be_bytes(nanos.try_into().unwrap_or_default());
-        if nanos >= NANOS_PER_SEC {
-            return Err(Error::invalid("Duration", format!("{nanos} nanoseconds is a second or more")));
-        }
-        Ok(Duration::new(secs, nanos))
+impl<'de, F: Durations> ReadField<'de, F> for Duration {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_duration(input)
     }
 }
 
@@ -112,6 +117,6 @@ mod tests {
         assert!(Duration::decode_text(b"99999999999999999999.000000000").is_err());
         let mut bytes = vec![0; 8];
         bytes.extend_from_slice(&NANOS_PER_SEC.to_be_bytes());
-        assert!(Duration::decode_field(FieldBytes::borrowed(&bytes)).is_err());
+        assert!(from_bytes(bytes.try_into().unwrap()).is_err());
     }
 }

@@ -29,8 +29,7 @@ use crate::field::calendar::{self, NANOS_PER_SEC};
 use crate::field::decimal::{decode_decimal, encode_decimal};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::{DateSpec, Encoding, TimeSpec};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::format::OrderedScalar;
+use crate::field::{FieldType, Instants, ReadField, Sink, WriteField};
 
 const NANOS_PER_MICRO: u32 = 1_000;
 const MICROS_PER_SEC: i64 = 1_000_000;
@@ -188,28 +187,18 @@ fn from_unix_checked<T: Timestamp>(secs: i64, nanos: u32) -> Result<T> {
     T::from_unix(secs, nanos)
 }
 
-fn to_nanos<T: Timestamp>(value: &T) -> Result<i128> {
+pub(crate) fn to_nanos<T: Timestamp>(value: &T) -> Result<i128> {
     let (secs, nanos) = value.to_unix()?;
     Ok(i128::from(secs) * i128::from(NANOS_PER_SEC) + i128::from(nanos))
 }
 
-fn from_nanos<T: Timestamp>(nanos: i128) -> Result<T> {
+pub(crate) fn from_nanos<T: Timestamp>(nanos: i128) -> Result<T> {
     let per_sec = i128::from(NANOS_PER_SEC);
     let secs = i64::try_from(nanos.div_euclid(per_sec)).map_err(|_| {
         Error::invalid(T::NAME, format!("{nanos} ns from the epoch is outside the range of {}", T::NAME))
     })?;
     // Below one billion.
     from_unix_checked(secs, nanos.rem_euclid(per_sec) as u32)
-}
-
-#[inline(always)]
-pub(crate) fn encode_micros<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
-    to_micros(value)?.encode_field(out)
-}
-
-#[inline(always)]
-pub(crate) fn decode_micros<T: Timestamp>(bytes: FieldBytes<'_>) -> Result<T> {
-    from_micros(i64::decode_field(bytes)?)
 }
 
 pub(crate) fn encode_micros_text<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
@@ -223,15 +212,7 @@ pub(crate) fn decode_micros_text<T: Timestamp>(text: &[u8]) -> Result<T> {
     from_unix_checked(secs, nanos)
 }
 
-pub(crate) fn encode_days<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
-    value.to_days().encode_field(out)
-}
-
-pub(crate) fn decode_days<T: CalendarDate>(bytes: FieldBytes<'_>) -> Result<T> {
-    from_days_checked(i64::decode_field(bytes)?)
-}
-
-fn from_days_checked<T: CalendarDate>(days: i64) -> Result<T> {
+pub(crate) fn from_days_checked<T: CalendarDate>(days: i64) -> Result<T> {
     if !(T::MIN_DAYS..=T::MAX_DAYS).contains(&days) {
         return Err(Error::invalid(T::NAME, format!("day {days} from the epoch is outside the range of {}", T::NAME)));
     }
@@ -288,18 +269,6 @@ fn unreversed(stored: i128, max: i64, ty: &'static str) -> Result<i64> {
     }
 }
 
-// The reversed instants and dates are stored as an ordered int64; these name it for their
-// macros, which cannot import the bridge trait at every expansion.
-#[inline(always)]
-pub(crate) fn write_i64<S: Sink>(value: i64, out: &mut S) -> Result<()> {
-    value.encode_field(out)
-}
-
-#[inline(always)]
-pub(crate) fn read_i64(bytes: FieldBytes<'_>) -> Result<i64> {
-    i64::decode_field(bytes)
-}
-
 pub(crate) fn reversed_micros<T: Timestamp>(value: &T) -> Result<i64> {
     reversed(to_micros(value)?, REVERSED_TIME_MAX, T::NAME, "µs")
 }
@@ -332,19 +301,21 @@ const fn reversed_width(max: i64) -> usize {
 /// Implements the field traits for an instant type and for `Reversed` of it.
 macro_rules! timestamp_field {
     ($ty:ty) => {
-        impl $crate::field::EncodeField for $ty {
+        impl $crate::field::FieldType for $ty {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
+        }
 
+        impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $ty {
             #[inline(always)]
-            fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::instant::encode_micros(self, out)
+            fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
+                F::write_instant(self, out)
             }
         }
 
-        impl<'de> $crate::field::DecodeField<'de> for $ty {
+        impl<'de, F: $crate::field::Instants> $crate::field::ReadField<'de, F> for $ty {
             #[inline(always)]
-            fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
-                $crate::field::instant::decode_micros(bytes)
+            fn read(input: F::Input<'_, 'de>) -> $crate::Result<Self> {
+                F::read_instant(input)
             }
         }
 
@@ -363,17 +334,19 @@ macro_rules! timestamp_field {
             }
         }
 
-        impl $crate::field::EncodeField for $crate::field::Reversed<$ty> {
+        impl $crate::field::FieldType for $crate::field::Reversed<$ty> {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
+        }
 
-            fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::instant::write_i64($crate::field::instant::reversed_micros(&self.0)?, out)
+        impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $crate::field::Reversed<$ty> {
+            fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
+                <F as $crate::field::Ints<i64>>::write_int($crate::field::instant::reversed_micros(&self.0)?, out)
             }
         }
 
-        impl<'de> $crate::field::DecodeField<'de> for $crate::field::Reversed<$ty> {
-            fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
-                let stored = $crate::field::instant::read_i64(bytes)?;
+        impl<'de, F: $crate::field::Instants> $crate::field::ReadField<'de, F> for $crate::field::Reversed<$ty> {
+            fn read(input: F::Input<'_, 'de>) -> $crate::Result<Self> {
+                let stored = <F as $crate::field::Ints<i64>>::read_int(input)?;
                 $crate::field::instant::unreversed_micros(stored.into()).map($crate::field::Reversed)
             }
         }
@@ -409,18 +382,20 @@ macro_rules! timestamp_field {
 /// Implements the field traits for a date type and for `Reversed` of it.
 macro_rules! date_field {
     ($ty:ty) => {
-        impl $crate::field::EncodeField for $ty {
+        impl $crate::field::FieldType for $ty {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
+        }
 
+        impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $ty {
             #[inline]
-            fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::instant::encode_days(self, out)
+            fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
+                F::write_date(self, out)
             }
         }
 
-        impl<'de> $crate::field::DecodeField<'de> for $ty {
-            fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
-                $crate::field::instant::decode_days(bytes)
+        impl<'de, F: $crate::field::Instants> $crate::field::ReadField<'de, F> for $ty {
+            fn read(input: F::Input<'_, 'de>) -> $crate::Result<Self> {
+                F::read_date(input)
             }
         }
 
@@ -439,17 +414,19 @@ macro_rules! date_field {
             }
         }
 
-        impl $crate::field::EncodeField for $crate::field::Reversed<$ty> {
+        impl $crate::field::FieldType for $crate::field::Reversed<$ty> {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
+        }
 
-            fn encode_field<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::instant::write_i64($crate::field::instant::reversed_days(&self.0)?, out)
+        impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $crate::field::Reversed<$ty> {
+            fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
+                <F as $crate::field::Ints<i64>>::write_int($crate::field::instant::reversed_days(&self.0)?, out)
             }
         }
 
-        impl<'de> $crate::field::DecodeField<'de> for $crate::field::Reversed<$ty> {
-            fn decode_field(bytes: $crate::field::FieldBytes<'de>) -> $crate::Result<Self> {
-                let stored = $crate::field::instant::read_i64(bytes)?;
+        impl<'de, F: $crate::field::Instants> $crate::field::ReadField<'de, F> for $crate::field::Reversed<$ty> {
+            fn read(input: F::Input<'_, 'de>) -> $crate::Result<Self> {
+                let stored = <F as $crate::field::Ints<i64>>::read_int(input)?;
                 $crate::field::instant::unreversed_days(stored.into()).map($crate::field::Reversed)
             }
         }
@@ -511,17 +488,19 @@ pub(crate) use {date_field, timestamp_field};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Nanos<T>(pub T);
 
-impl<T: Timestamp> EncodeField for Nanos<T> {
+impl<T: Timestamp> FieldType for Nanos<T> {
     const ENCODING: Encoding = time_spec::<T>(true);
+}
 
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        to_nanos(&self.0)?.encode_field(out)
+impl<F: Instants, T: Timestamp> WriteField<F> for Nanos<T> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_nanos(&self.0, out)
     }
 }
 
-impl<'de, T: Timestamp> DecodeField<'de> for Nanos<T> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        from_nanos(i128::decode_field(bytes)?).map(Nanos)
+impl<'de, F: Instants, T: Timestamp> ReadField<'de, F> for Nanos<T> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        F::read_nanos(input).map(Nanos)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Integers: orderedcode signed int64 and uint64, and [`BigEndian`].
 
 use crate::error::{Error, Location, Result};
-use crate::field::{Bools, DecodeField, EncodeField, FieldBytes, FieldType, Ints, ReadField, Sink, WriteField};
+use crate::field::{Bools, ByteStrings, FieldType, Ints, ReadField, Sink, WriteField};
 
 /// The longest orderedcode int64: a 10-bit length tag and 63 payload bits.
 pub(crate) const MAX_INT64_LEN: usize = 10;
@@ -246,13 +246,11 @@ pub struct BigEndian<T>(pub T);
 
 macro_rules! big_endian {
     ($($ty:ty),*) => {$(
-        impl EncodeField for BigEndian<$ty> {
-            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+        impl BigEndian<$ty> {
+            /// The 8 bytes, or an error for a value that would not sort as it should.
+            pub(crate) fn to_bytes(self) -> Result<[u8; 8]> {
                 match i64::try_from(self.0) {
-                    Ok(v) if v >= 0 => {
-                        out.write(&v.to_be_bytes());
-                        Ok(())
-                    }
+                    Ok(v) if v >= 0 => Ok(v.to_be_bytes()),
                     Ok(_) => Err(Error::unencodable(
                         concat!("BigEndian<", stringify!($ty), ">"),
                         "a negative value sorts after the positive ones in two's complement; \
@@ -264,11 +262,10 @@ macro_rules! big_endian {
                     )),
                 }
             }
-        }
 
-        impl<'de> DecodeField<'de> for BigEndian<$ty> {
-            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-                let Ok(raw) = <[u8; 8]>::try_from(bytes.as_slice()) else {
+            /// The value of the bytes [`to_bytes`](Self::to_bytes) writes.
+            pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Self> {
+                let Ok(raw) = <[u8; 8]>::try_from(bytes) else {
                     return Err(Error::invalid(
                         concat!("BigEndian<", stringify!($ty), ">"),
                         format!("it needs exactly 8 bytes, the field has {}", bytes.len()),
@@ -284,6 +281,21 @@ macro_rules! big_endian {
                 <$ty>::try_from(wide)
                     .map(BigEndian)
                     .map_err(|_| Error::out_of_range(i128::from(wide), stringify!($ty)))
+            }
+        }
+
+        impl FieldType for BigEndian<$ty> {}
+
+        // A byte string of the 8 bytes.
+        impl<F: ByteStrings> WriteField<F> for BigEndian<$ty> {
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                F::write_bytes(&self.to_bytes()?, out)
+            }
+        }
+
+        impl<'de, F: ByteStrings> ReadField<'de, F> for BigEndian<$ty> {
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+                Self::from_bytes(&F::read_bytes(input, concat!("BigEndian<", stringify!($ty), ">"))?)
             }
         }
     )*};

@@ -30,9 +30,9 @@ use std::ops::{Bound, RangeBounds, RangeInclusive};
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+use crate::field::bytes::array_from;
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
-use crate::field::wide::sixteen;
-use crate::field::{DecodeField, EncodeField, Encoding, FieldBytes, Sink};
+use crate::field::{Addrs, Encoding, FieldType, ReadField, Sink, WriteField};
 
 const V4_TEXT_LEN: usize = 15;
 const V6_TEXT_LEN: usize = 39;
@@ -121,65 +121,56 @@ pub(crate) fn parse_v6(text: &[u8], ty: &'static str) -> Result<Ipv6Addr> {
     Ok(Ipv6Addr::from(segments))
 }
 
-impl EncodeField for Ipv4Addr {
-    const ENCODING: Encoding = Encoding::Ipv4;
-
-    #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(&self.octets());
-        Ok(())
-    }
-}
-
-impl<'de> DecodeField<'de> for Ipv4Addr {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        <[u8; 4]>::try_from(bytes.as_slice()).map(Ipv4Addr::from).map_err(|_| {
-            Error::invalid("Ipv4Addr", format!("an IPv4 address is 4 bytes, the field has {}", bytes.len()))
-        })
-    }
-}
-
-impl EncodeField for Ipv6Addr {
-    const ENCODING: Encoding = Encoding::Ipv6;
-
-    #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(&self.octets());
-        Ok(())
-    }
-}
-
-impl<'de> DecodeField<'de> for Ipv6Addr {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        sixteen(bytes.as_slice(), "Ipv6Addr").map(Ipv6Addr::from)
-    }
-}
-
-impl EncodeField for IpAddr {
-    const ENCODING: Encoding = Encoding::IpAddr;
-
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        match self {
-            IpAddr::V4(ip) => {
-                out.write_byte(V4_TAG);
-                ip.encode_field(out)
-            }
-            IpAddr::V6(ip) => {
-                out.write_byte(V6_TAG);
-                ip.encode_field(out)
-            }
+/// An `IpAddr` as its family's tag (`04` or `06`) and octets, in `out`; returns the length.
+pub(crate) fn tagged(ip: IpAddr, out: &mut [u8; 17]) -> usize {
+    match ip {
+        IpAddr::V4(ip) => {
+            out[0] = V4_TAG;
+            out[1..5].copy_from_slice(&ip.octets());
+            5
+        }
+        IpAddr::V6(ip) => {
+            out[0] = V6_TAG;
+            out[1..].copy_from_slice(&ip.octets());
+            17
         }
     }
 }
 
-impl<'de> DecodeField<'de> for IpAddr {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        match bytes.as_slice().split_first() {
-            Some((&V4_TAG, rest)) => Ipv4Addr::decode_field(FieldBytes::borrowed(rest)).map(IpAddr::V4),
-            Some((&V6_TAG, rest)) => Ipv6Addr::decode_field(FieldBytes::borrowed(rest)).map(IpAddr::V6),
-            _ => Err(Error::invalid("IpAddr", "an IpAddr field starts with 04 (IPv4) or 06 (IPv6)")),
-        }
+/// The `IpAddr` of the bytes [`tagged`] writes.
+pub(crate) fn untagged(bytes: &[u8]) -> Result<IpAddr> {
+    match bytes.split_first() {
+        Some((&V4_TAG, rest)) => array_from::<4>(rest, "IpAddr").map(|b| IpAddr::V4(b.into())),
+        Some((&V6_TAG, rest)) => array_from::<16>(rest, "IpAddr").map(|b| IpAddr::V6(b.into())),
+        _ => Err(Error::invalid("IpAddr", "an IpAddr field starts with 04 (IPv4) or 06 (IPv6)")),
     }
+}
+
+macro_rules! ip_fields {
+    ($($ty:ty => $encoding:ident, $write:ident, $read:ident;)*) => {$(
+        impl FieldType for $ty {
+            const ENCODING: Encoding = Encoding::$encoding;
+        }
+
+        impl<F: Addrs> WriteField<F> for $ty {
+            #[inline]
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                F::$write(*self, out)
+            }
+        }
+
+        impl<'de, F: Addrs> ReadField<'de, F> for $ty {
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+                F::$read(input)
+            }
+        }
+    )*};
+}
+
+ip_fields! {
+    Ipv4Addr => Ipv4, write_ipv4, read_ipv4;
+    Ipv6Addr => Ipv6, write_ipv6, read_ipv6;
+    IpAddr => IpAddr, write_ip, read_ip;
 }
 
 impl EncodeText for Ipv4Addr {

@@ -1,10 +1,12 @@
 //! Field encodings: how one value becomes the bytes of one key field, and back.
 //!
-//! A key format (the ordered format in [`crate::format`]) frames fields; a field encoding
-//! only produces a field's bytes before framing. Two traits describe a field type:
+//! A key format (in [`crate::format`]) frames fields; a field type only says what value it is
+//! and hands it to the format, through the field model ([`FieldType`], [`WriteField`],
+//! [`ReadField`]): a format implements one capability trait per family of values it holds
+//! ([`Ints`], [`Strings`], [`Instants`], ...), and each field type is written once, for every
+//! format with the capability it needs.
 //!
-//! - [`EncodeField`] writes the value's bytes into a [`Sink`];
-//! - [`DecodeField`] reads the value back from the field's (unescaped) [`FieldBytes`].
+//! The bytes of each field type in the ordered format, Bigtable's `Struct.OrderedCodeBytes`:
 //!
 //! | Rust type | field bytes |
 //! |---|---|
@@ -96,12 +98,12 @@ mod chrono;
 pub(crate) mod decimal;
 mod desc;
 pub(crate) mod description;
-mod duration;
+pub(crate) mod duration;
 pub(crate) mod float;
 mod hex;
 pub(crate) mod instant;
 pub(crate) mod int;
-mod ip;
+pub(crate) mod ip;
 #[cfg(feature = "jiff")]
 mod jiff;
 mod model;
@@ -133,8 +135,8 @@ pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
 pub use model::{
-    Bools, ByteStrings, Descending, FieldType, Floats, Ints, Options, ReadField, Strings, Uuids, ValueFormat,
-    WriteField,
+    Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Strings,
+    SystemTimes, Uuids, ValueFormat, WriteField,
 };
 pub use nested::Nested;
 pub use reversed::Reversed;
@@ -196,88 +198,33 @@ impl<const N: usize> Sink for SmallVec<[u8; N]> {
     }
 }
 
-/// A value that can be one field of a key.
-///
-/// ```
-/// use rowkey::field::EncodeField;
-///
-/// let mut bytes = Vec::new();
-/// "phone".encode_field(&mut bytes)?;
-/// assert_eq!(bytes, b"phone");
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-pub trait EncodeField {
-    /// Whether the field sorts in descending order. Only [`Desc`] sets it; the key format
-    /// reads it to frame the field.
-    const DESCENDING: bool = false;
-
-    /// What the field's bytes are, for the key's [`Schema`](description::Schema): the
-    /// derive reads it for field types it does not know by name, so a type of your own can
-    /// say it is, say, an [`Encoding::Int64`] and be exported and inspected as one. The
-    /// default, [`Encoding::Custom`], shows its bytes as they are.
-    ///
-    /// ```
-    /// use rowkey::field::{EncodeField, Encoding};
-    ///
-    /// assert_eq!(<std::net::Ipv4Addr as EncodeField>::ENCODING, Encoding::Ipv4);
-    /// ```
-    const ENCODING: Encoding = Encoding::Custom;
-
-    /// Writes the field's bytes, before any escaping or framing.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Unencodable`](crate::Error::Unencodable) when the value has no encoding that
-    /// keeps order (a negative [`BigEndian`], a time outside the `i64` microsecond range).
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()>;
+// A reference to (or a box of) a field type is that field type, in every format.
+impl<T: FieldType + ?Sized> FieldType for &T {
+    const ENCODING: Encoding = T::ENCODING;
+    const DESCENDING: bool = T::DESCENDING;
 }
 
-/// A value that can be read back from one field of a key whose bytes live for `'de`.
-///
-/// Types that own their data implement it for every `'de`; `&'de str` and `&'de [u8]` borrow
-/// from the key, which works when the field needed no unescaping.
-///
-/// ```
-/// use rowkey::field::{DecodeField, FieldBytes};
-///
-/// let ip = std::net::Ipv4Addr::decode_field(FieldBytes::borrowed(&[10, 0, 0, 1]))?;
-/// assert_eq!(ip, std::net::Ipv4Addr::new(10, 0, 0, 1));
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-pub trait DecodeField<'de>: Sized {
-    /// Decodes the value from the field's unescaped bytes.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidField`](crate::Error::InvalidField) when the bytes are not a value of
-    /// this type, [`Error::OutOfRange`](crate::Error::OutOfRange) when the value does not fit.
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self>;
-}
-
-// Bounded by the model's traits, so that a reference to (or a box of) a field type already on
-// the model is a field too.
-impl<T: WriteField<crate::format::Ordered> + ?Sized> EncodeField for &T {
-    const DESCENDING: bool = <T as FieldType>::DESCENDING;
-    const ENCODING: Encoding = <T as FieldType>::ENCODING;
-
+impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
     #[inline(always)]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).write(out)
     }
 }
 
-impl<T: WriteField<crate::format::Ordered> + ?Sized> EncodeField for Box<T> {
-    const DESCENDING: bool = <T as FieldType>::DESCENDING;
-    const ENCODING: Encoding = <T as FieldType>::ENCODING;
+impl<T: FieldType + ?Sized> FieldType for Box<T> {
+    const ENCODING: Encoding = T::ENCODING;
+    const DESCENDING: bool = T::DESCENDING;
+}
 
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for Box<T> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).write(out)
     }
 }
 
-impl<'de, T: ReadField<'de, crate::format::Ordered>> DecodeField<'de> for Box<T> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        T::read(bytes).map(Box::new)
+impl<'de, F: ValueFormat, T: ReadField<'de, F>> ReadField<'de, F> for Box<T> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        T::read(input).map(Box::new)
     }
 }
 

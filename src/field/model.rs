@@ -9,15 +9,16 @@
 //! needs. When a format lacks it, the compile error comes from the capability trait, names
 //! the format and the type, and says which type the format holds instead.
 //!
-//! The integer types, `bool`, the floats, text and byte strings are on the model. The other field types of this crate still
-//! implement [`EncodeField`](super::EncodeField) and
-//! [`DecodeField`](super::DecodeField), the ordered format's own traits; a bridge gives each
-//! of them `WriteField<Ordered>` and `ReadField<'_, Ordered>`, so the model can be used (and
-//! checked against today's keys) before the field types move onto it one family at a time.
+//! Every field type of this crate is written this way. A format that adds a capability the
+//! model lacks defines the trait beside the field types that need it.
 
 use std::borrow::Cow;
 
 use crate::error::Result;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::time::Duration;
+
+use crate::field::instant::{self, CalendarDate, Timestamp};
 use crate::field::{Encoding, Sink};
 
 /// A key format, seen from the field model: what a field reader gets to read one value.
@@ -38,7 +39,9 @@ pub trait ValueFormat: Sized + 'static {
     /// What a field reader receives: a field already cut from the key (the ordered format's
     /// [`FieldBytes`](super::FieldBytes)), or, for formats whose fields can only be cut once
     /// their type is known, a cursor borrowed (`'r`) from a key that lives for `'de`.
-    type Input<'r, 'de>;
+    type Input<'r, 'de>
+    where
+        'de: 'r;
 }
 
 /// What value a field type is, said once for every format.
@@ -250,7 +253,18 @@ pub trait Strings: ValueFormat {
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not UTF-8 text.
-    fn read_str<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>>;
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>>;
+
+    /// Reads text back into a `String`. A format overrides it when it can build the `String`
+    /// without going through a [`Cow`].
+    ///
+    /// # Errors
+    ///
+    /// As [`read_str`](Self::read_str).
+    #[inline(always)]
+    fn read_string(input: Self::Input<'_, '_>, ty: &'static str) -> Result<String> {
+        Self::read_str(input, ty).map(Cow::into_owned)
+    }
 
     /// Reads one character back.
     ///
@@ -292,17 +306,18 @@ pub trait ByteStrings: ValueFormat {
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a byte string.
-    fn read_bytes<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>>;
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>>;
 
-    /// Reads a byte string of exactly `N` bytes. A format overrides it when it can do so
+    /// Reads a byte string of exactly `N` bytes; `ty` names the field type in the error. A
+    /// format overrides it when it can do so
     /// without going through a [`Cow`] (which allocates for a field that is not in the key as
     /// it is).
     ///
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not `N` bytes long.
-    fn read_array<const N: usize>(input: Self::Input<'_, '_>) -> Result<[u8; N]> {
-        crate::field::bytes::array_from(&Self::read_bytes(input, "[u8; N]")?)
+    fn read_array<const N: usize>(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; N]> {
+        crate::field::bytes::array_from(&Self::read_bytes(input, ty)?, ty)
     }
 }
 
@@ -393,4 +408,226 @@ pub trait Uuids: ValueFormat {
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not an identifier.
     fn read_id(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]>;
+}
+
+/// A format that holds instants and dates: every [`Timestamp`] type (at microseconds, or at
+/// nanoseconds through [`Nanos`](crate::field::Nanos)) and every [`CalendarDate`] type.
+///
+/// The provided methods store an instant as the integer count of microseconds (an `i64`) or
+/// nanoseconds (an `i128`) from 1970-01-01 UTC, and a date as its days from then (an `i64`), in
+/// the format's own integer bytes; a format with another form for them (text, say) overrides
+/// them.
+///
+/// ```
+/// use rowkey::field::{FieldBytes, Instants};
+/// use rowkey::format::Ordered;
+///
+/// let t = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_micros(64);
+/// let mut bytes = Vec::new();
+/// Ordered::write_instant(&t, &mut bytes)?;
+/// assert_eq!(bytes, [0xc0, 0x40]); // the ordered int64 64
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold instants or dates",
+    label = "`{Self}` has no time fields",
+    note = "store the microseconds from 1970 as an `i64`"
+)]
+pub trait Instants: Ints<i64> + Ints<i128> {
+    /// Writes an instant at microsecond precision.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`](crate::Error::Unencodable) for an instant with a fraction finer
+    /// than a microsecond, or one outside the `i64` microseconds from 1970.
+    #[inline(always)]
+    fn write_instant<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(instant::to_micros(value)?, out)
+    }
+
+    /// Reads an instant written by [`write_instant`](Self::write_instant).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the value is outside `T`'s range.
+    #[inline(always)]
+    fn read_instant<T: Timestamp>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::from_micros(<Self as Ints<i64>>::read_int(input)?)
+    }
+
+    /// Writes an instant at nanosecond precision.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_instant`](Self::write_instant), for nanoseconds.
+    fn write_nanos<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(instant::to_nanos(value)?, out)
+    }
+
+    /// Reads an instant written by [`write_nanos`](Self::write_nanos).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the value is outside `T`'s range.
+    fn read_nanos<T: Timestamp>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::from_nanos(<Self as Ints<i128>>::read_int(input)?)
+    }
+
+    /// Writes a date.
+    ///
+    /// # Errors
+    ///
+    /// As the format's `i64`.
+    fn write_date<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(value.to_days(), out)
+    }
+
+    /// Reads a date written by [`write_date`](Self::write_date).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the day is outside `T`'s range.
+    fn read_date<T: CalendarDate>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::from_days_checked(<Self as Ints<i64>>::read_int(input)?)
+    }
+}
+
+/// A format that holds `std::time::SystemTime`, floored to whole microseconds (so a decoded
+/// time can be earlier than the one written, never later, and order is kept).
+///
+/// ```
+/// use rowkey::field::SystemTimes;
+/// use rowkey::format::Ordered;
+///
+/// fn holds_system_time<F: SystemTimes>() {}
+/// holds_system_time::<Ordered>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold `SystemTime`",
+    label = "`{Self}` has no `SystemTime` fields",
+    note = "use a time type that keeps its precision (`chrono::DateTime<Utc>`, `time::OffsetDateTime`, \
+            `jiff::Timestamp`), or store the microseconds from 1970 as an `i64`"
+)]
+pub trait SystemTimes: Ints<i64> {}
+
+/// A format that holds `std::time::Duration`.
+///
+/// By default a duration is a 12-byte string: the whole seconds as 8 big-endian bytes, then
+/// the nanoseconds as 4, which sort as the durations do.
+///
+/// ```
+/// use std::time::Duration;
+/// use rowkey::field::{Durations, FieldBytes};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// Ordered::write_duration(Duration::new(1, 5), &mut bytes)?;
+/// assert_eq!(bytes, [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 5]);
+/// assert_eq!(Ordered::read_duration(FieldBytes::borrowed(&bytes))?, Duration::new(1, 5));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold `Duration`",
+    label = "`{Self}` has no `Duration` fields",
+    note = "store the nanoseconds as a `u64` or `u128`"
+)]
+pub trait Durations: ByteStrings {
+    /// Writes a duration.
+    ///
+    /// # Errors
+    ///
+    /// As the format's byte strings.
+    fn write_duration<S: Sink>(value: Duration, out: &mut S) -> Result<()> {
+        Self::write_bytes(&crate::field::duration::to_bytes(value), out)
+    }
+
+    /// Reads a duration back.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not 12 bytes or
+    /// its nanoseconds are a second or more.
+    fn read_duration(input: Self::Input<'_, '_>) -> Result<Duration> {
+        crate::field::duration::from_bytes(Self::read_array(input, "Duration")?)
+    }
+}
+
+/// A format that holds IP addresses: `Ipv4Addr`, `Ipv6Addr` and `IpAddr`.
+///
+/// By default an address is a byte string of its octets (4 or 16), and an `IpAddr` is the byte
+/// `04` or `06` followed by them, so IPv4 addresses sort before IPv6 ones.
+///
+/// ```
+/// use std::net::{IpAddr, Ipv4Addr};
+/// use rowkey::field::{Addrs, FieldBytes};
+/// use rowkey::format::Ordered;
+///
+/// let mut bytes = Vec::new();
+/// Ordered::write_ip(IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), &mut bytes)?;
+/// assert_eq!(bytes, [4, 10, 0, 0, 1]);
+/// assert_eq!(Ordered::read_ip(FieldBytes::borrowed(&bytes))?, Ipv4Addr::new(10, 0, 0, 1));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold IP addresses",
+    label = "`{Self}` has no address fields",
+    note = "store an IPv4 address as a `u32` and an IPv6 one as a `u128` (`u32::from(ip)`)"
+)]
+pub trait Addrs: ByteStrings {
+    /// Writes an IPv4 address.
+    ///
+    /// # Errors
+    ///
+    /// As the format's byte strings.
+    fn write_ipv4<S: Sink>(value: Ipv4Addr, out: &mut S) -> Result<()> {
+        Self::write_bytes(&value.octets(), out)
+    }
+
+    /// Reads an IPv4 address.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not 4 bytes.
+    fn read_ipv4(input: Self::Input<'_, '_>) -> Result<Ipv4Addr> {
+        Self::read_array::<4>(input, "Ipv4Addr").map(Ipv4Addr::from)
+    }
+
+    /// Writes an IPv6 address.
+    ///
+    /// # Errors
+    ///
+    /// As the format's byte strings.
+    fn write_ipv6<S: Sink>(value: Ipv6Addr, out: &mut S) -> Result<()> {
+        Self::write_bytes(&value.octets(), out)
+    }
+
+    /// Reads an IPv6 address.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not 16 bytes.
+    fn read_ipv6(input: Self::Input<'_, '_>) -> Result<Ipv6Addr> {
+        Self::read_array::<16>(input, "Ipv6Addr").map(Ipv6Addr::from)
+    }
+
+    /// Writes an address of either family.
+    ///
+    /// # Errors
+    ///
+    /// As the format's byte strings.
+    fn write_ip<S: Sink>(value: IpAddr, out: &mut S) -> Result<()> {
+        let mut bytes = [0u8; 17];
+        let len = crate::field::ip::tagged(value, &mut bytes);
+        Self::write_bytes(&bytes[..len], out)
+    }
+
+    /// Reads an address of either family.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not `04` and 4
+    /// bytes or `06` and 16.
+    fn read_ip(input: Self::Input<'_, '_>) -> Result<IpAddr> {
+        crate::field::ip::untagged(&Self::read_bytes(input, "IpAddr")?)
+    }
 }

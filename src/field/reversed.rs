@@ -10,8 +10,7 @@ use std::cmp::Ordering;
 use crate::error::{Error, Result};
 use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::format::OrderedScalar;
+use crate::field::{FieldType, Ints, ReadField, Sink, WriteField};
 
 /// A non-negative integer stored as `T::MAX - v`: Bigtable's `Long.MAX_VALUE - timestamp`
 /// idiom, which puts the newest rows first in a scan.
@@ -88,23 +87,29 @@ impl<'de, T: Integer> DecodeText<'de> for Reversed<T> {
     }
 }
 
-impl<T: Integer> EncodeField for Reversed<T> {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+impl<T: Integer> FieldType for Reversed<T> {}
+
+// The stored value in the format's i64, or its u64 for a u64 or usize so that the whole range
+// reverses.
+impl<F: Ints<i64> + Ints<u64>, T: Integer> WriteField<F> for Reversed<T> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         let stored = self.reversed()?;
-        // u64 keeps its own encoding so that the whole range reverses; the rest fit an i64.
         match i64::try_from(stored) {
-            Ok(v) if T::MAX <= i128::from(i64::MAX) => v.encode_field(out),
-            _ => u64::try_from(stored).map_err(|_| Error::unencodable(T::NAME, "out of range"))?.encode_field(out),
+            Ok(v) if T::MAX <= i128::from(i64::MAX) => <F as Ints<i64>>::write_int(v, out),
+            _ => <F as Ints<u64>>::write_int(
+                u64::try_from(stored).map_err(|_| Error::unencodable(T::NAME, "out of range"))?,
+                out,
+            ),
         }
     }
 }
 
-impl<'de, T: Integer> DecodeField<'de> for Reversed<T> {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+impl<'de, F: Ints<i64> + Ints<u64>, T: Integer> ReadField<'de, F> for Reversed<T> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
         let stored = if T::MAX <= i128::from(i64::MAX) {
-            i128::from(i64::decode_field(bytes)?)
+            i128::from(<F as Ints<i64>>::read_int(input)?)
         } else {
-            i128::from(u64::decode_field(bytes)?)
+            i128::from(<F as Ints<u64>>::read_int(input)?)
         };
         Self::unreversed(stored)
     }

@@ -4,8 +4,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink, Timestamp};
-use crate::format::OrderedScalar;
+use crate::field::{FieldType, ReadField, Sink, SystemTimes, Timestamp, WriteField};
 
 /// Microseconds since the epoch, rounded toward the past.
 ///
@@ -71,17 +70,19 @@ impl Timestamp for SystemTime {
 /// Sub-microsecond parts are dropped by rounding toward the past, so
 /// `decode(encode(t)) <= t` and order is kept (equal microseconds give equal keys). Times
 /// before 1970 are negative and sort first.
-impl EncodeField for SystemTime {
+impl FieldType for SystemTime {
     const ENCODING: crate::field::Encoding = crate::field::Encoding::TimestampMicros;
+}
 
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-        to_micros(*self)?.encode_field(out)
+impl<F: SystemTimes> WriteField<F> for SystemTime {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_int(to_micros(*self)?, out)
     }
 }
 
-impl<'de> DecodeField<'de> for SystemTime {
-    fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-        from_micros(i64::decode_field(bytes)?)
+impl<'de, F: SystemTimes> ReadField<'de, F> for SystemTime {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        from_micros(F::read_int(input)?)
     }
 }
 

@@ -29,7 +29,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::field::{BigEndian, DecodeField, EncodeField, Encoding, FieldBytes, Sink};
+use crate::field::{BigEndian, Encoding, Sink};
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -75,7 +75,7 @@ pub trait EncodeText {
     const ALPHABET: Option<Alphabet>;
 
     /// What the field's text is, for the key's [`Schema`](crate::field::description::Schema), as
-    /// [`EncodeField::ENCODING`] says for the ordered format.
+    /// [`FieldType::ENCODING`](crate::field::FieldType::ENCODING) says for the ordered format.
     ///
     /// ```
     /// use rowkey::field::{EncodeText, Encoding};
@@ -277,29 +277,30 @@ impl<S: Sink> Sink for Counting<'_, S> {
     }
 }
 
-/// The 8 raw bytes, as in the ordered format. Their bytes are open, so in a sorted delimited
-/// key most values are refused (any byte at or below the delimiter); this exists for keys
-/// that Java code wrote with `Bytes.toBytes(long)` through
-/// [`Delimited::unchecked`](crate::format::Delimited::unchecked).
-impl<T> EncodeText for BigEndian<T>
-where
-    BigEndian<T>: EncodeField,
-{
-    const ALPHABET: Option<Alphabet> = None;
+// The 8 raw bytes, as in the ordered format. Their bytes are open, so in a sorted delimited
+// key most values are refused (any byte at or below the delimiter); this exists for keys
+// that Java code wrote with `Bytes.toBytes(long)` through
+// [`Delimited::unchecked`](crate::format::Delimited::unchecked).
+macro_rules! big_endian_text {
+    ($($ty:ty),*) => {$(
+        impl EncodeText for BigEndian<$ty> {
+            const ALPHABET: Option<Alphabet> = None;
 
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        self.encode_field(out)
-    }
+            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+                out.write(&self.to_bytes()?);
+                Ok(())
+            }
+        }
+
+        impl<'de> DecodeText<'de> for BigEndian<$ty> {
+            fn decode_text(text: &'de [u8]) -> Result<Self> {
+                Self::from_bytes(text)
+            }
+        }
+    )*};
 }
 
-impl<'de, T> DecodeText<'de> for BigEndian<T>
-where
-    BigEndian<T>: DecodeField<'de>,
-{
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Self::decode_field(FieldBytes::borrowed(text))
-    }
-}
+big_endian_text!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 /// A value's text, for the unit tests of the text encodings.
 #[cfg(test)]

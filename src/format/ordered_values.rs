@@ -1,5 +1,4 @@
-//! The ordered format as a [`ValueFormat`]: [`Ordered`], its capabilities, and the bridge that
-//! gives every [`EncodeField`]/[`DecodeField`] type the model's traits for it.
+//! The ordered format as a [`ValueFormat`]: [`Ordered`] and its capabilities.
 //!
 //! The capabilities call the field types' ordered codecs, so a value written through the model
 //! has exactly the bytes it has today.
@@ -9,13 +8,13 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::field::bytes::{array_from, char_from, str_from};
+use crate::field::bytes::{array_from, char_from, str_from, string_from};
 use crate::field::float::{f64_to_ordered, narrow, ordered_to_f64, widen};
 use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
 use crate::field::wide::sixteen;
 use crate::field::{
-    Bools, ByteStrings, DecodeField, Descending, EncodeField, Encoding, FieldBytes, FieldType, Floats, Ints, Options,
-    ReadField, Sink, Strings, Uuids, ValueFormat, WriteField,
+    Addrs, Bools, ByteStrings, Descending, Durations, FieldBytes, Floats, Instants, Ints, Options, ReadField, Sink,
+    Strings, SystemTimes, Uuids, ValueFormat, WriteField,
 };
 
 /// The ordered format (Bigtable's `Struct.OrderedCodeBytes`) as a type parameter of the field
@@ -36,29 +35,10 @@ use crate::field::{
 pub struct Ordered;
 
 impl ValueFormat for Ordered {
-    type Input<'r, 'de> = FieldBytes<'de>;
-}
-
-// The bridge. `&T` and `Box<T>` are covered through their `EncodeField` impls; a second,
-// generic `impl WriteField<F> for &T` would overlap this one (`&_` is fundamental), so they
-// get theirs when the bridge goes.
-impl<T: EncodeField + ?Sized> FieldType for T {
-    const ENCODING: Encoding = T::ENCODING;
-    const DESCENDING: bool = T::DESCENDING;
-}
-
-impl<T: EncodeField + ?Sized> WriteField<Ordered> for T {
-    #[inline(always)]
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        self.encode_field(out)
-    }
-}
-
-impl<'de, T: DecodeField<'de> + FieldType> ReadField<'de, Ordered> for T {
-    #[inline(always)]
-    fn read(input: FieldBytes<'de>) -> Result<Self> {
-        T::decode_field(input)
-    }
+    type Input<'r, 'de>
+        = FieldBytes<'de>
+    where
+        'de: 'r;
 }
 
 // Signed and narrow unsigned types: widened to an orderedcode int64 on the way in, checked
@@ -150,10 +130,9 @@ impl Ints<i128> for Ordered {
     }
 }
 
-/// The ordered bytes of an integer or a `bool` under the old method names, for the code that
-/// embeds one and is not on the model yet (field types of later families, serde, the salt):
-/// a narrow bridge that goes as they move. Only the types that left `EncodeField` have it,
-/// so a call never has two traits to pick from.
+/// Shorthand for a scalar's ordered bytes, for the crate's code that writes or reads one
+/// outside a key writer (the schema's decoder, serde, the salt): `x.encode_field(out)` rather
+/// than `WriteField::<Ordered>::write(&x, out)`.
 pub(crate) trait OrderedScalar: Sized {
     fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()>;
     fn decode_field(bytes: FieldBytes<'_>) -> Result<Self>;
@@ -176,6 +155,7 @@ macro_rules! ordered_scalar {
 }
 
 ordered_scalar!(i8, i16, i32, i64, isize, i128, u8, u16, u32, u64, usize, u128, bool, f32, f64, char, String);
+ordered_scalar!(std::net::Ipv4Addr, std::net::Ipv6Addr, std::net::IpAddr);
 
 // A float is the int64 that orders like `total_cmp` with both zeros at 0; an f32 is widened
 // to the f64 of the same value first, so both types share their keys.
@@ -243,8 +223,13 @@ impl Strings for Ordered {
     }
 
     #[inline(always)]
-    fn read_str<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
         str_from(input, ty)
+    }
+
+    #[inline(always)]
+    fn read_string(input: FieldBytes<'_>, ty: &'static str) -> Result<String> {
+        string_from(input, ty)
     }
 
     fn read_char(input: FieldBytes<'_>) -> Result<char> {
@@ -260,7 +245,7 @@ impl ByteStrings for Ordered {
     }
 
     #[inline(always)]
-    fn read_bytes<'de>(input: Self::Input<'_, 'de>, _: &'static str) -> Result<Cow<'de, [u8]>> {
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, _: &'static str) -> Result<Cow<'de, [u8]>> {
         Ok(match input.as_borrowed() {
             Some(b) => Cow::Borrowed(b),
             None => Cow::Owned(input.into_vec()),
@@ -268,8 +253,8 @@ impl ByteStrings for Ordered {
     }
 
     #[inline(always)]
-    fn read_array<const N: usize>(input: FieldBytes<'_>) -> Result<[u8; N]> {
-        array_from(input.as_slice())
+    fn read_array<const N: usize>(input: FieldBytes<'_>, ty: &'static str) -> Result<[u8; N]> {
+        array_from(input.as_slice(), ty)
     }
 }
 
@@ -307,6 +292,13 @@ impl Options for Ordered {
 // The writer negates a descending field's framed bytes.
 impl Descending for Ordered {}
 
+// Instants, dates, durations and addresses in the provided forms: an int64 of microseconds
+// (Bigtable's TIMESTAMP key bytes) or days, an int of nanoseconds, octets.
+impl Instants for Ordered {}
+impl SystemTimes for Ordered {}
+impl Durations for Ordered {}
+impl Addrs for Ordered {}
+
 impl Uuids for Ordered {
     #[inline(always)]
     fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
@@ -323,11 +315,10 @@ impl Uuids for Ordered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::field::Desc;
+    use crate::field::{Desc, Encoding, FieldType};
     use crate::{Key, RowKey};
 
-    /// A field type written once against the model, generic over the format: what every
-    /// field type becomes when it moves onto the model.
+    /// A field type of a user's own, written once against the model.
     #[derive(Debug, PartialEq)]
     struct Celsius(f64);
 
@@ -347,26 +338,6 @@ mod tests {
         }
     }
 
-    /// Carries a model field type into today's ordered writer and reader, which still take
-    /// `EncodeField`/`DecodeField`.
-    #[derive(Debug, PartialEq)]
-    struct Via<T>(T);
-
-    impl<T: WriteField<Ordered>> EncodeField for Via<T> {
-        const DESCENDING: bool = T::DESCENDING;
-        const ENCODING: Encoding = T::ENCODING;
-
-        fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-            self.0.write(out)
-        }
-    }
-
-    impl<'de, T: ReadField<'de, Ordered>> DecodeField<'de> for Via<T> {
-        fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-            T::read(bytes).map(Via)
-        }
-    }
-
     fn model_bytes<T: WriteField<Ordered> + ?Sized>(value: &T) -> Vec<u8> {
         let mut out = Vec::new();
         value.write(&mut out).unwrap();
@@ -374,12 +345,14 @@ mod tests {
     }
 
     #[test]
-    fn bridged_types_write_their_ordered_bytes() {
+    fn field_types_write_their_ordered_bytes() {
         // One-field keys whose bytes hold no 00 or ff: the key is the field's bytes.
         assert_eq!(model_bytes(&14242i64), (14242i64,).to_key().unwrap().as_bytes());
         assert_eq!(model_bytes(&u64::MAX), (u64::MAX,).to_key().unwrap().as_bytes());
         assert_eq!(model_bytes("phone"), ("phone",).to_key().unwrap().as_bytes());
         assert_eq!(model_bytes(&true), (true,).to_key().unwrap().as_bytes());
+        // A user's type delegating to f64 has f64's bytes.
+        assert_eq!(model_bytes(&Celsius(21.5)), model_bytes(&21.5f64));
         const {
             assert!(<Desc<i64> as FieldType>::DESCENDING);
             assert!(<&Desc<i64> as FieldType>::DESCENDING);
@@ -389,28 +362,19 @@ mod tests {
     }
 
     #[test]
-    fn keys_through_the_model_equal_todays_keys() {
+    fn a_users_field_type_is_a_key_field() {
         // The key the crate's docs give for ("bobby", 14242i64).
-        assert_eq!((Via("bobby"), Via(14242i64)).to_key().unwrap().as_bytes(), b"bobby\x00\x01\xe0\x37\xa2");
+        assert_eq!(("bobby", 14242i64).to_key().unwrap().as_bytes(), b"bobby\x00\x01\xe0\x37\xa2");
 
-        let today = ("phone", -7i32, Desc(20200501i64), 21.5f64, &b"\x00\xff"[..], 'é', 2.5f32).to_key().unwrap();
-        let model = (
-            Via("phone"),
-            Via(-7i32),
-            Via(Desc(20200501i64)),
-            Via(Celsius(21.5)),
-            Via(&b"\x00\xff"[..]),
-            Via('é'),
-            Via(2.5f32),
-        )
-            .to_key()
-            .unwrap();
-        assert_eq!(model, today);
+        let plain = ("phone", -7i32, Desc(20200501i64), 21.5f64, &b"\x00\xff"[..], 'é', 2.5f32).to_key().unwrap();
+        let custom =
+            ("phone", -7i32, Desc(20200501i64), Celsius(21.5), &b"\x00\xff"[..], 'é', 2.5f32).to_key().unwrap();
+        assert_eq!(custom, plain);
 
-        type Read = (Via<String>, Via<i32>, Via<Desc<i64>>, Via<Celsius>, Via<Vec<u8>>, Via<char>, Via<f32>);
-        let (text, int, desc, celsius, bytes, c, small) = Read::from_key(&today).unwrap();
+        type Read = (String, i32, Desc<i64>, Celsius, Vec<u8>, char, f32);
+        let (text, int, desc, celsius, bytes, c, small) = Read::from_key(&plain).unwrap();
         assert_eq!(
-            (text.0.as_str(), int.0, desc.0.0, celsius.0, bytes.0.as_slice(), c.0, small.0),
+            (text.as_str(), int, desc.0, celsius, bytes.as_slice(), c, small),
             ("phone", -7, 20200501, Celsius(21.5), &b"\x00\xff"[..], 'é', 2.5)
         );
     }
@@ -431,6 +395,7 @@ mod tests {
         assert!(
             matches!(Ordered::read_bytes(FieldBytes::borrowed(&out), "Vec<u8>").unwrap(), Cow::Borrowed(b) if b == out)
         );
-        assert!(Ordered::read_str(FieldBytes::borrowed(&[0xff]), "String").is_err());
+        let err = Ordered::read_str(FieldBytes::borrowed(&[0xff]), "String").unwrap_err();
+        assert!(err.to_string().contains("String"), "{err}");
     }
 }

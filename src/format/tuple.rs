@@ -1,5 +1,5 @@
 //! Tuples as keys, in both formats: `()` and tuples of 1 to 12 fields, each field a field type
-//! of the format (`EncodeField` / `DecodeField` ordered, `EncodeText` / `DecodeText`
+//! of the format (`WriteField<Ordered>` / `ReadField<'de, Ordered>` ordered, `EncodeText` / `DecodeText`
 //! delimited). Fields are written in order, with no names.
 
 use crate::error::Result;

@@ -5,11 +5,11 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 use crate::field::decimal::{decode_decimal, encode_decimal};
 use crate::field::text::{Alphabet, EncodeText};
-use crate::field::{EncodeField, FieldBytes, Sink};
+use crate::field::{FieldBytes, FieldType, Sink, WriteField};
 use crate::format::OrderedScalar;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key};
-use crate::format::{BUCKET_FIELD, Delimited};
+use crate::format::{BUCKET_FIELD, Delimited, Ordered};
 use crate::key::Key;
 use crate::salt::farmhash::farm_fingerprint;
 
@@ -270,14 +270,15 @@ impl Salt {
     /// digits of an MD5 salt in both.
     ///
     /// ```
-    /// use rowkey::field::{EncodeField, EncodeText};
+    /// use rowkey::field::{EncodeText, WriteField};
+    /// use rowkey::format::Ordered;
     /// use rowkey::salt::Salt;
     ///
     /// let mut text = Vec::new();
     /// Salt::farmhash(16)?.bucket_field(7).encode_text(&mut text)?;
     /// assert_eq!(text, b"07");
     /// let mut bytes = Vec::new();
-    /// Salt::md5_hex(256)?.bucket_field(0x4c).encode_field(&mut bytes)?;
+    /// WriteField::<Ordered>::write(&Salt::md5_hex(256)?.bucket_field(0x4c), &mut bytes)?;
     /// assert_eq!(bytes, b"4c");
     /// # Ok::<(), rowkey::Error>(())
     /// ```
@@ -513,9 +514,11 @@ impl BucketField {
     }
 }
 
-impl EncodeField for BucketField {
+impl FieldType for BucketField {}
+
+impl WriteField<Ordered> for BucketField {
     #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         if self.hex_digits == 0 {
             return self.bucket.encode_field(out);
         }

@@ -12,8 +12,8 @@ use crate::field::decimal::decode_decimal;
 use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_from_text};
 use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
 use crate::field::wide::sixteen;
-use crate::field::{DecodeField, EncodeField, FieldBytes};
-use crate::format::OrderedScalar;
+use crate::field::{FieldBytes, FieldType, WriteField};
+use crate::format::{Ordered, OrderedScalar};
 use crate::schema::{DateSpec, Encoding, FieldSchema, TimeSpec, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, unreverse_domain};
 
@@ -346,8 +346,10 @@ pub(super) fn natural_bytes(field: &FieldSchema, value: &Value, delimited: bool)
 /// Bytes already encoded, written as one field.
 pub(super) struct Encoded<'a>(pub(super) &'a [u8]);
 
-impl EncodeField for Encoded<'_> {
-    fn encode_field<S: crate::field::Sink>(&self, out: &mut S) -> Result<()> {
+impl FieldType for Encoded<'_> {}
+
+impl WriteField<Ordered> for Encoded<'_> {
+    fn write<S: crate::field::Sink>(&self, out: &mut S) -> Result<()> {
         out.write(self.0);
         Ok(())
     }

@@ -10,7 +10,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use super::boxed_error::{BoxedError, Result};
 use crate::error::{Error, Location};
 use crate::field::int::decode_i64;
-use crate::field::{DecodeField, FieldBytes, ReadField};
+use crate::field::{FieldBytes, ReadField};
 use crate::format::Ordered;
 use crate::format::ordered::EMPTY_FIELD;
 use crate::transform::{ReversedDomain, ReversedUrl};
@@ -141,8 +141,12 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
                 },
                 None => visitor.visit_string(<String as ReadField<'_, Ordered>>::read(self.bytes)?),
             },
-            Transform::ReversedDomain => visitor.visit_string(ReversedDomain::<String>::decode_field(self.bytes)?.0),
-            Transform::ReversedUrl => visitor.visit_string(ReversedUrl::<String>::decode_field(self.bytes)?.0),
+            Transform::ReversedDomain => {
+                visitor.visit_string(<ReversedDomain<String> as ReadField<'_, Ordered>>::read(self.bytes)?.0)
+            }
+            Transform::ReversedUrl => {
+                visitor.visit_string(<ReversedUrl<String> as ReadField<'_, Ordered>>::read(self.bytes)?.0)
+            }
             t => Err(t.decode_error("a string").into()),
         }
     }

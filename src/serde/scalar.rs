@@ -3,8 +3,8 @@
 //! same bytes by construction.
 
 use crate::error::Result;
-use crate::field::{BigEndian, DecodeField, EncodeField, FieldBytes, Reversed, Sink};
-use crate::format::OrderedScalar;
+use crate::field::{BigEndian, FieldBytes, FieldType, ReadField, Reversed, Sink, WriteField};
+use crate::format::Ordered;
 use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
 
 use super::Transform;
@@ -36,9 +36,11 @@ pub(super) struct Leaf<'a> {
     pub transform: Transform,
 }
 
-impl EncodeField for Leaf<'_> {
+impl FieldType for Leaf<'_> {}
+
+impl WriteField<Ordered> for Leaf<'_> {
     #[inline]
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         let t = self.transform;
         match self.value {
             Scalar::I8(v) => v.encode_with(t, out),
@@ -50,20 +52,32 @@ impl EncodeField for Leaf<'_> {
             Scalar::U32(v) => v.encode_with(t, out),
             Scalar::U64(v) => v.encode_with(t, out),
             Scalar::Str(s) => match t {
-                Transform::None => s.encode_field(out),
-                Transform::ReversedDomain => ReversedDomain(s).encode_field(out),
-                Transform::ReversedUrl => ReversedUrl(s).encode_field(out),
+                Transform::None => put(&s, out),
+                Transform::ReversedDomain => put(&ReversedDomain(s), out),
+                Transform::ReversedUrl => put(&ReversedUrl(s), out),
                 _ => Err(t.encode_error("a string")),
             },
-            Scalar::Bool(v) => t.check_encode("a bool").and_then(|()| v.encode_field(out)),
-            Scalar::F32(v) => t.check_encode("an f32").and_then(|()| v.encode_field(out)),
-            Scalar::F64(v) => t.check_encode("an f64").and_then(|()| v.encode_field(out)),
-            Scalar::Char(v) => t.check_encode("a char").and_then(|()| v.encode_field(out)),
-            Scalar::Bytes(v) => t.check_encode("a byte string").and_then(|()| v.encode_field(out)),
-            Scalar::I128(v) => t.check_encode("an i128").and_then(|()| v.encode_field(out)),
-            Scalar::U128(v) => t.check_encode("a u128").and_then(|()| v.encode_field(out)),
+            Scalar::Bool(v) => t.check_encode("a bool").and_then(|()| put(&v, out)),
+            Scalar::F32(v) => t.check_encode("an f32").and_then(|()| put(&v, out)),
+            Scalar::F64(v) => t.check_encode("an f64").and_then(|()| put(&v, out)),
+            Scalar::Char(v) => t.check_encode("a char").and_then(|()| put(&v, out)),
+            Scalar::Bytes(v) => t.check_encode("a byte string").and_then(|()| put(&v, out)),
+            Scalar::I128(v) => t.check_encode("an i128").and_then(|()| put(&v, out)),
+            Scalar::U128(v) => t.check_encode("a u128").and_then(|()| put(&v, out)),
         }
     }
+}
+
+/// Writes a value in the ordered format.
+#[inline(always)]
+fn put<T: WriteField<Ordered> + ?Sized, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+    value.write(out)
+}
+
+/// Reads a value in the ordered format.
+#[inline(always)]
+fn get<'de, T: ReadField<'de, Ordered>>(bytes: FieldBytes<'de>) -> Result<T> {
+    T::read(bytes)
 }
 
 /// An integer type with every transform that applies to it.
@@ -78,10 +92,10 @@ macro_rules! int {
             #[inline]
             fn encode_with<S: Sink>(self, t: Transform, out: &mut S) -> Result<()> {
                 match t {
-                    Transform::None => self.encode_field(out),
-                    Transform::BigEndian => BigEndian(self).encode_field(out),
-                    Transform::Reversed => Reversed(self).encode_field(out),
-                    $(Transform::BitReversed => BitReversed::<$bits>(self).encode_field(out),)?
+                    Transform::None => put(&self, out),
+                    Transform::BigEndian => put(&BigEndian(self), out),
+                    Transform::Reversed => put(&Reversed(self), out),
+                    $(Transform::BitReversed => put(&BitReversed::<$bits>(self), out),)?
                     _ => Err(t.encode_error($name)),
                 }
             }
@@ -89,10 +103,10 @@ macro_rules! int {
             #[inline]
             fn decode_with(bytes: FieldBytes<'_>, t: Transform) -> Result<Self> {
                 match t {
-                    Transform::None => <$ty>::decode_field(bytes),
-                    Transform::BigEndian => BigEndian::<$ty>::decode_field(bytes).map(|v| v.0),
-                    Transform::Reversed => Reversed::<$ty>::decode_field(bytes).map(|v| v.0),
-                    $(Transform::BitReversed => BitReversed::<$bits>::decode_field(bytes).map(|v| v.0),)?
+                    Transform::None => get::<$ty>(bytes),
+                    Transform::BigEndian => get::<BigEndian<$ty>>(bytes).map(|v| v.0),
+                    Transform::Reversed => get::<Reversed<$ty>>(bytes).map(|v| v.0),
+                    $(Transform::BitReversed => get::<BitReversed<$bits>>(bytes).map(|v| v.0),)?
                     _ => Err(t.decode_error($name)),
                 }
             }

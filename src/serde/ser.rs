@@ -4,7 +4,7 @@
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Location, Result};
-use crate::field::{Desc, EncodeField, Sink, WriteField};
+use crate::field::{Desc, FieldType, Sink, WriteField};
 use crate::format::Ordered;
 use crate::format::OrderedWriter;
 use crate::key::Key;
@@ -35,8 +35,10 @@ pub(super) fn write_field<T: WriteField<Ordered> + ?Sized>(
 /// gives the error the field's position, name and offset like any encoding error.
 struct Failed(Error);
 
-impl EncodeField for Failed {
-    fn encode_field<S: Sink>(&self, _: &mut S) -> Result<()> {
+impl FieldType for Failed {}
+
+impl WriteField<Ordered> for Failed {
+    fn write<S: Sink>(&self, _: &mut S) -> Result<()> {
         Err(self.0.clone())
     }
 }
@@ -78,8 +80,10 @@ struct SomeValue<'v, T: ?Sized> {
     depth: u16,
 }
 
-impl<T: Serialize + ?Sized> EncodeField for SomeValue<'_, T> {
-    fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
+impl<T: ?Sized> FieldType for SomeValue<'_, T> {}
+
+impl<T: Serialize + ?Sized> WriteField<Ordered> for SomeValue<'_, T> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         let mut staged = Key::new();
         write_some(&mut staged, self.value, self.depth)?;
         out.write(&staged);

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Location, Result};
-use crate::field::{Desc, EncodeField, FieldBytes, WriteField};
+use crate::field::{Desc, FieldBytes, WriteField};
 use crate::format::Ordered;
 use crate::format::OrderedScalar;
 use crate::format::OrderedWriter;
@@ -50,7 +50,7 @@ impl<'a> FieldSer<'a> {
 
     #[inline]
     fn scalar(self, value: Scalar<'_>) -> Result<()> {
-        Leaf { value, transform: self.transform }.encode_field(self.out)
+        Leaf { value, transform: self.transform }.write(self.out)
     }
 
     #[inline]

@@ -5,8 +5,7 @@ use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
-use crate::field::{DecodeField, EncodeField, FieldBytes, Sink};
-use crate::format::OrderedScalar;
+use crate::field::{FieldType, Ints, ReadField, Sink, Strings, WriteField};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain, reverse_url, unreverse_domain, unreverse_url};
 
 /// A sequential id stored bit-reversed, so consecutive ids land far apart in the key space:
@@ -51,16 +50,18 @@ macro_rules! bit_reversed {
             }
         }
 
-        impl EncodeField for BitReversed<$ty> {
-            fn encode_field<S: Sink>(&self, out: &mut S) -> Result<()> {
-                self.stored().encode_field(out)
+        impl FieldType for BitReversed<$ty> {}
+
+        impl<F: Ints<$ty>> WriteField<F> for BitReversed<$ty> {
+            fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+                F::write_int(self.stored(), out)
             }
         }
 
-        impl<'de> DecodeField<'de> for BitReversed<$ty> {
-            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
+        impl<'de, F: Ints<$ty>> ReadField<'de, F> for BitReversed<$ty> {
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
                 // The reversal is its own inverse.
-                <$ty>::decode_field(bytes).map(|v| BitReversed($reverse(v)))
+                F::read_int(input).map(|v| BitReversed($reverse(v)))
             }
         }
 
@@ -89,17 +90,22 @@ macro_rules! reversed_text {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name<S>(pub S);
 
-        impl<S: AsRef<str>> EncodeField for $name<S> {
-            fn encode_field<W: Sink>(&self, out: &mut W) -> Result<()> {
-                out.write($reverse(self.0.as_ref())?.as_bytes());
-                Ok(())
+        impl<S> FieldType for $name<S> {}
+
+        impl<F: Strings, S: AsRef<str>> WriteField<F> for $name<S> {
+            fn write<W: Sink>(&self, out: &mut W) -> Result<()> {
+                F::write_str(&$reverse(self.0.as_ref())?, out)
             }
         }
 
-        impl<'de> DecodeField<'de> for $name<String> {
-            fn decode_field(bytes: FieldBytes<'de>) -> Result<Self> {
-                let text = std::str::from_utf8(bytes.as_slice())
-                    .map_err(|_| Error::invalid(stringify!($name), "the field is not UTF-8"))?;
+        impl<'de, F: Strings> ReadField<'de, F> for $name<String> {
+            fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+                Self::from_stored(&F::read_str(input, stringify!($name))?)
+            }
+        }
+
+        impl $name<String> {
+            fn from_stored(text: &str) -> Result<Self> {
                 // The check's error is about an argument, which has no place in a key: make it
                 // one about this field, which the key reader locates.
                 $unreverse(text).map($name).map_err(|e| match e {
@@ -113,31 +119,40 @@ macro_rules! reversed_text {
             const ALPHABET: Option<Alphabet> = None;
 
             fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
-                self.encode_field(out)
+                out.write($reverse(self.0.as_ref())?.as_bytes());
+                Ok(())
             }
         }
 
         impl<'de> DecodeText<'de> for $name<String> {
             fn decode_text(text: &'de [u8]) -> Result<Self> {
-                Self::decode_field(FieldBytes::borrowed(text))
+                let text = std::str::from_utf8(text)
+                    .map_err(|_| Error::invalid(stringify!($name), "the field is not UTF-8"))?;
+                Self::from_stored(text)
             }
         }
 
         /// The key holds the reversed text, so the original cannot be borrowed from it:
         /// decoding into `&str` is an error that says to decode into `String`. It exists so
         /// that tuples of borrowed values can be encoded.
-        impl<'de, 'a> DecodeField<'de> for $name<&'a str> {
-            fn decode_field(_: FieldBytes<'de>) -> Result<Self> {
-                Err(Error::invalid(
-                    concat!(stringify!($name), "<&str>"),
-                    concat!("the key holds the reversed text, so it cannot be borrowed; decode into ", stringify!($name), "<String>"),
-                ))
+        impl<'de, 'a, F: Strings> ReadField<'de, F> for $name<&'a str> {
+            fn read(_: F::Input<'_, 'de>) -> Result<Self> {
+                Err(Self::not_borrowable())
             }
         }
 
         impl<'de, 'a> DecodeText<'de> for $name<&'a str> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                Self::decode_field(FieldBytes::borrowed(text))
+            fn decode_text(_: &'de [u8]) -> Result<Self> {
+                Err(Self::not_borrowable())
+            }
+        }
+
+        impl $name<&str> {
+            fn not_borrowable() -> Error {
+                Error::invalid(
+                    concat!(stringify!($name), "<&str>"),
+                    concat!("the key holds the reversed text, so it cannot be borrowed; decode into ", stringify!($name), "<String>"),
+                )
             }
         }
     };
