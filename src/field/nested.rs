@@ -48,7 +48,7 @@ pub trait Nested: ValueFormat {
     fn write_nested_end<S: Sink>(out: &mut S) -> Result<()>;
 
     /// Borrows the input again, so a nested tuple's reader can hand it to each element in turn.
-    fn reborrow<'a, 'de>(input: &'a mut Self::Input<'_, 'de>) -> Self::Input<'a, 'de>;
+    fn reborrow<'a, 'r: 'a, 'de: 'r>(input: &'a mut Self::Input<'r, 'de>) -> Self::Input<'a, 'de>;
 
     /// Reads what opens a nested tuple; `ty` names the field type for the error.
     ///

@@ -121,7 +121,7 @@ impl fmt::Debug for Versionstamp {
 /// let mut bytes = Vec::new();
 /// FdbTuple::write_versionstamp(&[0xee; 12], &mut bytes)?;
 /// assert_eq!(bytes[0], 0x33);
-/// assert_eq!(FdbTuple::read_versionstamp(TupleReader::new(&bytes).input())?, [0xee; 12]);
+/// assert_eq!(FdbTuple::read_versionstamp(&mut TupleReader::new(&bytes))?, [0xee; 12]);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(

@@ -15,7 +15,7 @@ pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
-pub use fdb_tuple::{FdbKey, FdbTuple, TupleInput, TupleReader, TupleWriter};
+pub use fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;

@@ -38,7 +38,7 @@ mod values;
 use std::borrow::Cow;
 
 use crate::error::{Error, Location, Result};
-use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
+use crate::field::{ReadField, ValueFormat, WriteField};
 use crate::format::for_each_tuple;
 use crate::key::Key;
 
@@ -66,7 +66,10 @@ pub struct FdbTuple {
 }
 
 impl ValueFormat for FdbTuple {
-    type Input<'r, 'de> = TupleInput<'r, 'de>;
+    type Input<'r, 'de>
+        = &'r mut TupleReader<'de>
+    where
+        'de: 'r;
 }
 
 impl FdbTuple {
@@ -214,19 +217,6 @@ impl FdbTuple {
     }
 }
 
-// A reference is written as what it points to, so `("ada", 7u8)` is a key. The ordered format
-// gets this through its bridge from `EncodeField`; when the bridge goes, one generic impl for
-// every format replaces this one.
-impl<T: WriteField<FdbTuple> + ?Sized> WriteField<FdbTuple> for &T
-where
-    for<'a> &'a T: FieldType,
-{
-    #[inline]
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).write(out)
-    }
-}
-
 /// Bytes as lowercase hex pairs, for error messages.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     if bytes.is_empty() {
@@ -371,36 +361,13 @@ impl<'a> TupleWriter<'a> {
 /// ```
 pub struct TupleReader<'de> {
     key: &'de [u8],
-    state: Cursor,
-    index: usize,
-}
-
-/// Where a reader is: the offset of the next byte, and how many nested tuples it is inside.
-#[derive(Default)]
-struct Cursor {
+    /// The offset of the next byte in the key.
     pos: usize,
+    /// How many nested tuples the reader is inside: there a null is `00 ff`, and a lone `00`
+    /// ends the nested tuple.
     depth: usize,
-}
-
-/// What a field reader of [`FdbTuple`] gets: the key (for `'de`) and the reader's cursor
-/// (for `'r`). It knows whether it is inside a nested tuple, where a null is `00 ff` and a
-/// lone `00` ends the nested tuple.
-///
-/// The key and the cursor are held apart, not as one `&'r mut TupleReader<'de>`, because the
-/// model's `Input<'r, 'de>` must be a type for every pair of lifetimes, and a reference to a
-/// reader is one only where `'de` outlives `'r`.
-///
-/// ```
-/// use rowkey::field::Ints;
-/// use rowkey::format::{FdbTuple, TupleReader};
-///
-/// let mut r = TupleReader::new(b"\x16\x04\x2a");
-/// assert_eq!(r.field::<u16>()?, 1066); // `field` hands u16's reader a TupleInput
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-pub struct TupleInput<'r, 'de> {
-    key: &'de [u8],
-    state: &'r mut Cursor,
+    /// The top-level field being read, for errors.
+    index: usize,
 }
 
 impl<'de> TupleReader<'de> {
@@ -419,24 +386,7 @@ impl<'de> TupleReader<'de> {
     /// A reader of the tuple that starts at `start` in `key`, so errors give offsets in the
     /// whole key.
     pub(crate) fn at(key: &'de [u8], start: usize) -> Self {
-        TupleReader { key, state: Cursor { pos: start, depth: 0 }, index: 0 }
-    }
-
-    /// The input a field reader gets, for calling a capability of [`FdbTuple`] directly
-    /// (no field position is filled into its errors).
-    ///
-    /// ```
-    /// use rowkey::field::Bools;
-    /// use rowkey::format::{FdbTuple, TupleReader};
-    ///
-    /// let mut r = TupleReader::new(b"\x26");
-    /// assert!(!FdbTuple::read_bool(r.input())?);
-    /// r.finish()?;
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[inline]
-    pub fn input(&mut self) -> TupleInput<'_, 'de> {
-        TupleInput { key: self.key, state: &mut self.state }
+        TupleReader { key, pos: start, depth: 0, index: 0 }
     }
 
     /// Reads the next field as a `T`.
@@ -451,8 +401,8 @@ impl<'de> TupleReader<'de> {
     /// ```
     #[inline]
     pub fn field<T: ReadField<'de, FdbTuple>>(&mut self) -> Result<T> {
-        let start = self.state.pos;
-        let value = T::read(self.input()).map_err(|e| e.in_field(self.index, None, start))?;
+        let (start, index) = (self.pos, self.index);
+        let value = T::read(self).map_err(|e| e.in_field(index, None, start))?;
         self.index += 1;
         Ok(value)
     }
@@ -470,7 +420,7 @@ impl<'de> TupleReader<'de> {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn finish(&self) -> Result<()> {
-        let pos = self.state.pos;
+        let pos = self.pos;
         if pos < self.key.len() {
             return Err(Error::TrailingBytes { offset: pos, len: self.key.len() - pos });
         }
@@ -478,23 +428,17 @@ impl<'de> TupleReader<'de> {
     }
 }
 
-impl<'de> TupleInput<'_, 'de> {
-    /// The same input for a shorter borrow, to hand to a nested tuple's elements in turn.
-    #[inline]
-    fn reborrow(&mut self) -> TupleInput<'_, 'de> {
-        TupleInput { key: self.key, state: &mut *self.state }
-    }
-
+impl<'de> TupleReader<'de> {
     /// The next byte, not consumed.
     #[inline]
     fn peek(&self) -> Option<u8> {
-        self.key.get(self.state.pos).copied()
+        self.key.get(self.pos).copied()
     }
 
     /// Whether the reader is at the `00` that ends the nested tuple it is in.
     #[inline]
     fn at_nested_end(&self) -> bool {
-        self.state.depth > 0 && self.peek() == Some(0x00) && self.key.get(self.state.pos + 1) != Some(&0xff)
+        self.depth > 0 && self.peek() == Some(0x00) && self.key.get(self.pos + 1) != Some(&0xff)
     }
 
     /// Reads a field's type code, which must be one `accepts` takes; `want` says what that is
@@ -511,7 +455,7 @@ impl<'de> TupleInput<'_, 'de> {
         }
         let Some(code) = self.peek() else {
             return Err(Error::Truncated {
-                at: Location::at(self.state.pos),
+                at: Location::at(self.pos),
                 detail: "the tuple has fewer fields than the type",
             });
         };
@@ -521,21 +465,21 @@ impl<'de> TupleInput<'_, 'de> {
                 format!("found {} (type code {code:02x}) where {want} was expected", values::code_name(code)),
             ));
         }
-        self.state.pos += 1;
+        self.pos += 1;
         Ok(code)
     }
 
     /// Takes the next `n` bytes of a field.
     #[inline]
     fn take(&mut self, n: usize, ty: &'static str) -> Result<&'de [u8]> {
-        let pos = self.state.pos;
+        let pos = self.pos;
         let Some(bytes) = self.key.get(pos..pos + n) else {
             return Err(Error::invalid(
                 ty,
                 format!("the key ends {} bytes into a part of the field that needs {n}", self.key.len() - pos),
             ));
         };
-        self.state.pos += n;
+        self.pos += n;
         Ok(bytes)
     }
 
@@ -551,7 +495,7 @@ impl<'de> TupleInput<'_, 'de> {
     /// `00 ff`. Borrowed when it holds no escape.
     #[inline]
     fn escaped(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
-        let rest = &self.key[self.state.pos..];
+        let rest = &self.key[self.pos..];
         let mut owned: Option<Vec<u8>> = None;
         let mut from = 0;
         loop {
@@ -566,7 +510,7 @@ impl<'de> TupleInput<'_, 'de> {
                 from = at + 2;
                 continue;
             }
-            self.state.pos += at + 1;
+            self.pos += at + 1;
             return Ok(match owned {
                 None => Cow::Borrowed(&rest[..at]),
                 Some(mut buf) => {

@@ -59,7 +59,7 @@ fn out_of_range_integers_are_errors_never_wraps() {
 fn wrong_type_codes_name_what_was_expected() {
     let msg = err::<(bool,)>(b"\x15\x01");
     assert!(msg.contains("found an integer (type code 15)") && msg.contains("a bool"), "{msg}");
-    let msg = <FdbTuple as Floats<f32>>::read_float(TupleReader::new(b"\x21\x80\x00\x00\x00\x00\x00\x00\x00").input())
+    let msg = <FdbTuple as Floats<f32>>::read_float(&mut TupleReader::new(b"\x21\x80\x00\x00\x00\x00\x00\x00\x00"))
         .unwrap_err()
         .to_string();
     assert!(msg.contains("a double") && msg.contains("a float (type code 20)"), "{msg}");
@@ -78,7 +78,7 @@ fn floats_sort_by_total_order() {
         .collect();
     assert!(keys.windows(2).all(|w| w[0] < w[1]));
     for (v, k) in values.iter().zip(&keys) {
-        let back = <FdbTuple as Floats<f64>>::read_float(TupleReader::new(k).input()).unwrap();
+        let back = <FdbTuple as Floats<f64>>::read_float(&mut TupleReader::new(k)).unwrap();
         assert_eq!(back.to_bits(), v.to_bits());
     }
     let mut out = Vec::new();
@@ -91,29 +91,27 @@ fn strings_and_bytes_escape_nul() {
     let mut out = Vec::new();
     FdbTuple::write_str("a\0b", &mut out).unwrap();
     assert_eq!(out, b"\x02a\x00\xffb\x00");
-    let text = FdbTuple::read_str(TupleReader::new(&out).input(), "String").unwrap();
+    let text = FdbTuple::read_str(&mut TupleReader::new(&out), "String").unwrap();
     assert_eq!(text, "a\0b");
 
     let mut out = Vec::new();
     FdbTuple::write_bytes(b"\x00\xff", &mut out).unwrap();
     assert_eq!(out, b"\x01\x00\xff\xff\x00");
     let mut reader = TupleReader::new(&out);
-    assert_eq!(&*FdbTuple::read_bytes(reader.input(), "Vec<u8>").unwrap(), b"\x00\xff");
+    assert_eq!(&*FdbTuple::read_bytes(&mut reader, "Vec<u8>").unwrap(), b"\x00\xff");
     reader.finish().unwrap();
 
     // Unterminated, and not UTF-8.
-    assert!(
-        FdbTuple::read_str(TupleReader::new(b"\x02ab").input(), "String").unwrap_err().to_string().contains("00 end")
-    );
-    assert!(FdbTuple::read_str(TupleReader::new(b"\x02\xff\x00").input(), "String").is_err());
+    assert!(FdbTuple::read_str(&mut TupleReader::new(b"\x02ab"), "String").unwrap_err().to_string().contains("00 end"));
+    assert!(FdbTuple::read_str(&mut TupleReader::new(b"\x02\xff\x00"), "String").is_err());
     // A string is not a byte string.
-    assert!(FdbTuple::read_bytes(TupleReader::new(b"\x02\x00").input(), "Vec<u8>").is_err());
+    assert!(FdbTuple::read_bytes(&mut TupleReader::new(b"\x02\x00"), "Vec<u8>").is_err());
 }
 
 #[test]
 fn unescaped_text_is_borrowed() {
     let bytes = b"\x02abc\x00";
-    assert!(matches!(FdbTuple::read_str(TupleReader::new(bytes).input(), "String").unwrap(), Cow::Borrowed("abc")));
+    assert!(matches!(FdbTuple::read_str(&mut TupleReader::new(bytes), "String").unwrap(), Cow::Borrowed("abc")));
 }
 
 #[test]
@@ -165,7 +163,7 @@ fn integer_widths_meet_at_the_type_boundaries() {
     for v in [0i128, 1, -1, 255, -255, 256, -256, i64::MAX.into(), i64::MIN.into(), u64::MAX.into()] {
         let mut out = Vec::new();
         values_write(v, &mut out);
-        let back = <FdbTuple as Ints<i64>>::read_int(TupleReader::new(&out).input());
+        let back = <FdbTuple as Ints<i64>>::read_int(&mut TupleReader::new(&out));
         assert_eq!(back.ok().map(i128::from), i64::try_from(v).ok().map(i128::from), "{v}");
     }
 }

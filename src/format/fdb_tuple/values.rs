@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::{FdbTuple, TupleInput};
+use super::{FdbTuple, TupleReader};
 use crate::error::{Error, Location, Result};
 use crate::field::{
     Bools, ByteStrings, Floats, Ints, Nested, Options, ReadField, Sink, Strings, Uuids, Versionstamps, WriteField,
@@ -67,7 +67,7 @@ fn write_integer<S: Sink>(negative: bool, magnitude: u128, out: &mut S) {
 /// Reads an integer field as its sign and magnitude, refusing every form the encoder does not
 /// write.
 #[inline]
-fn read_integer(r: &mut TupleInput<'_, '_>, ty: &'static str) -> Result<(bool, u128)> {
+fn read_integer(r: &mut TupleReader<'_>, ty: &'static str) -> Result<(bool, u128)> {
     let code = r.code(ty, "an integer (type codes 0b..1d)", |c| (NEG_BIG..=POS_BIG).contains(&c))?;
     let negative = code < ZERO;
     let len = match code {
@@ -101,12 +101,10 @@ fn read_integer(r: &mut TupleInput<'_, '_>, ty: &'static str) -> Result<(bool, u
 }
 
 /// The error for an integer of 8 bytes or fewer under an arbitrary-precision code.
-fn noncanonical_big(r: &TupleInput<'_, '_>, len: u8, negative: bool) -> Error {
-    let at = Location::at(r.state.pos - 2);
+fn noncanonical_big(r: &TupleReader<'_>, len: u8, negative: bool) -> Error {
+    let at = Location::at(r.pos - 2);
     let python = len == 8
-        && r.key
-            .get(r.state.pos..r.state.pos + 8)
-            .is_some_and(|d| d.iter().all(|&b| b == if negative { 0 } else { 0xff }));
+        && r.key.get(r.pos..r.pos + 8).is_some_and(|d| d.iter().all(|&b| b == if negative { 0 } else { 0xff }));
     let detail = match (python, negative) {
         (true, false) => {
             "2^64-1 written as 1d 08 ff ff ff ff ff ff ff ff (FoundationDB's Python binding writes this form); the \
@@ -151,9 +149,9 @@ macro_rules! fdb_signed {
             }
 
             #[inline]
-            fn read_int(mut input: TupleInput<'_, '_>) -> Result<$ty> {
+            fn read_int(input: &mut TupleReader<'_>) -> Result<$ty> {
                 let ty = stringify!($ty);
-                let (negative, magnitude) = read_integer(&mut input, ty)?;
+                let (negative, magnitude) = read_integer(input, ty)?;
                 let wide = if negative { 0i128.checked_sub_unsigned(magnitude) } else { i128::try_from(magnitude).ok() };
                 wide.and_then(|w| <$ty>::try_from(w).ok()).ok_or_else(|| out_of_range(negative, magnitude, ty))
             }
@@ -172,9 +170,9 @@ macro_rules! fdb_unsigned {
             }
 
             #[inline]
-            fn read_int(mut input: TupleInput<'_, '_>) -> Result<$ty> {
+            fn read_int(input: &mut TupleReader<'_>) -> Result<$ty> {
                 let ty = stringify!($ty);
-                let (negative, magnitude) = read_integer(&mut input, ty)?;
+                let (negative, magnitude) = read_integer(input, ty)?;
                 let value = if negative { None } else { <$ty>::try_from(magnitude).ok() };
                 value.ok_or_else(|| out_of_range(negative, magnitude, ty))
             }
@@ -210,7 +208,7 @@ impl Floats<f32> for FdbTuple {
     }
 
     #[inline]
-    fn read_float(mut input: TupleInput<'_, '_>) -> Result<f32> {
+    fn read_float(input: &mut TupleReader<'_>) -> Result<f32> {
         input.code("f32", "a float (type code 20)", |c| c == FLOAT)?;
         let sortable = u32::from_be_bytes(input.take_array("f32")?);
         Ok(f32::from_bits(float_bits(sortable.into(), 1 << 31) as u32))
@@ -226,7 +224,7 @@ impl Floats<f64> for FdbTuple {
     }
 
     #[inline]
-    fn read_float(mut input: TupleInput<'_, '_>) -> Result<f64> {
+    fn read_float(input: &mut TupleReader<'_>) -> Result<f64> {
         input.code("f64", "a double (type code 21)", |c| c == DOUBLE)?;
         let sortable = u64::from_be_bytes(input.take_array("f64")?);
         Ok(f64::from_bits(float_bits(sortable, 1 << 63)))
@@ -243,7 +241,7 @@ impl Bools for FdbTuple {
     }
 
     #[inline]
-    fn read_bool(mut input: TupleInput<'_, '_>) -> Result<bool> {
+    fn read_bool(input: &mut TupleReader<'_>) -> Result<bool> {
         Ok(input.code("bool", "a bool (type code 26 or 27)", |c| c == FALSE || c == TRUE)? == TRUE)
     }
 }
@@ -275,7 +273,7 @@ fn write_escaped<S: Sink>(code: u8, bytes: &[u8], out: &mut S) {
 }
 
 #[inline]
-fn read_text<'de>(r: &mut TupleInput<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+fn read_text<'de>(r: &mut TupleReader<'de>, ty: &'static str) -> Result<Cow<'de, str>> {
     r.code(ty, "a string (type code 02)", |c| c == STRING)?;
     match r.escaped(ty)? {
         Cow::Borrowed(b) => std::str::from_utf8(b).map(Cow::Borrowed).map_err(|e| not_utf8(ty, &e)),
@@ -301,12 +299,12 @@ impl Strings for FdbTuple {
     }
 
     #[inline]
-    fn read_str<'de>(mut input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
-        read_text(&mut input, ty)
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+        read_text(input, ty)
     }
 
-    fn read_char(mut input: TupleInput<'_, '_>) -> Result<char> {
-        let text = read_text(&mut input, "char")?;
+    fn read_char(input: &mut TupleReader<'_>) -> Result<char> {
+        let text = read_text(input, "char")?;
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
@@ -326,7 +324,7 @@ impl ByteStrings for FdbTuple {
     }
 
     #[inline]
-    fn read_bytes<'de>(mut input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         input.code(ty, "a byte string (type code 01)", |c| c == BYTES)?;
         input.escaped(ty)
     }
@@ -353,7 +351,7 @@ impl Options for FdbTuple {
             // A value, or the end of a nested tuple, which the value's reader reports.
             return T::read(input).map(Some);
         }
-        input.state.pos += if input.state.depth > 0 { 2 } else { 1 };
+        input.pos += if input.depth > 0 { 2 } else { 1 };
         Ok(None)
     }
 }
@@ -369,7 +367,7 @@ impl Uuids for FdbTuple {
     }
 
     #[inline]
-    fn read_id(mut input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]> {
+    fn read_id(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]> {
         input.code(ty, "a UUID (type code 30)", |c| c == UUID)?;
         input.take_array(ty)
     }
@@ -437,17 +435,17 @@ impl Nested for FdbTuple {
         Ok(())
     }
 
-    fn reborrow<'a, 'de>(input: &'a mut Self::Input<'_, 'de>) -> Self::Input<'a, 'de> {
-        input.reborrow()
+    fn reborrow<'a, 'r: 'a, 'de: 'r>(input: &'a mut Self::Input<'r, 'de>) -> Self::Input<'a, 'de> {
+        input
     }
 
-    fn read_nested_start(mut input: TupleInput<'_, '_>, ty: &'static str) -> Result<()> {
+    fn read_nested_start(input: &mut TupleReader<'_>, ty: &'static str) -> Result<()> {
         input.code(ty, "a nested tuple (type code 05)", |c| c == NESTED)?;
-        input.state.depth += 1;
+        input.depth += 1;
         Ok(())
     }
 
-    fn read_nested_end(input: TupleInput<'_, '_>, ty: &'static str) -> Result<()> {
+    fn read_nested_end(input: &mut TupleReader<'_>, ty: &'static str) -> Result<()> {
         if !input.at_nested_end() {
             let found = match input.peek() {
                 None => "the end of the key",
@@ -460,8 +458,8 @@ impl Nested for FdbTuple {
                 ),
             ));
         }
-        input.state.pos += 1;
-        input.state.depth -= 1;
+        input.pos += 1;
+        input.depth -= 1;
         Ok(())
     }
 }
@@ -475,7 +473,7 @@ impl Versionstamps for FdbTuple {
         Ok(())
     }
 
-    fn read_versionstamp(mut input: TupleInput<'_, '_>) -> Result<[u8; 12]> {
+    fn read_versionstamp(input: &mut TupleReader<'_>) -> Result<[u8; 12]> {
         let ty = "Versionstamp";
         input.code(ty, "a versionstamp (type code 33)", |c| c == VERSIONSTAMP)?;
         input.take_array(ty)
