@@ -198,6 +198,31 @@ proptest! {
     }
 
     #[test]
+    fn times_durations_and_addresses_sort_and_read_back(
+        a in any::<i64>(), b in any::<i64>(), c in any::<(u64, u32)>(), d in any::<(u64, u32)>(),
+        e in any::<u32>(), f in any::<u128>(), v6 in any::<bool>(),
+    ) {
+        use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+        use std::time::{Duration, UNIX_EPOCH};
+        let micros = |m: i64| if m >= 0 {
+            UNIX_EPOCH + Duration::from_micros(m.unsigned_abs())
+        } else {
+            UNIX_EPOCH - Duration::from_micros(m.unsigned_abs())
+        };
+        let (s, t) = (micros(a / 1024), micros(b / 1024));
+        same_order(&(s,), &(t,), Ord::cmp)?;
+        round_trip(&(s, t))?;
+        let (x, y) = (Duration::new(c.0, c.1 % 1_000_000_000), Duration::new(d.0, d.1 % 1_000_000_000));
+        same_order(&(x,), &(y,), Ord::cmp)?;
+        round_trip(&(x,))?;
+        let four = IpAddr::V4(Ipv4Addr::from(e));
+        let six = IpAddr::V6(Ipv6Addr::from(f));
+        let ip = if v6 { six } else { four };
+        same_order(&(four,), &(ip,), Ord::cmp)?;
+        round_trip(&(ip, Ipv4Addr::from(e), Ipv6Addr::from(f)))?;
+    }
+
+    #[test]
     fn the_range_holds_exactly_the_keys_under_its_fields(
         prefix in bytes(), under in text(), first in text(), second in i64s(),
     ) {

@@ -49,7 +49,8 @@ use crate::key::Key;
 /// ([`WriteField<FdbTuple>`], [`ReadField<'de, FdbTuple>`]), which holds integers of every
 /// width (`u128` and `i128` included), `f32`, `f64`, `bool`, text, byte strings, `Option`
 /// (`None` is the tuple layer's null), UUIDs (`uuid::Uuid`, and `ulid::Ulid` under the UUID
-/// type code, as the tuple layer has no ULID), nested tuples and
+/// type code, as the tuple layer has no ULID), instants, dates, durations and IP addresses (as
+/// integers or byte strings: see `docs/FORMAT.md`), nested tuples and
 /// [`Versionstamp`](crate::field::Versionstamp)s. It has no descending fields: `Desc` is a
 /// compile error here, as the tuple layer has no descending order.
 ///

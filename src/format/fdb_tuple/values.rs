@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use super::{FdbTuple, TupleReader};
 use crate::error::{Error, Location, Result};
 use crate::field::{
-    Bools, ByteStrings, Floats, Ints, Nested, Options, ReadField, Sink, Strings, Uuids, Versionstamps, WriteField,
+    Addrs, Bools, ByteStrings, Durations, Floats, Instants, Ints, Nested, Options, ReadField, Sink, Strings,
+    SystemTimes, Uuids, Versionstamps, WriteField,
 };
 
 const NULL: u8 = 0x00;
@@ -372,6 +373,18 @@ impl Uuids for FdbTuple {
         input.take_array(ty)
     }
 }
+
+// ---- Types the tuple layer has no code for ----
+
+// Written as the model's defaults, which keep their order under the tuple layer's codes:
+// instants as integer microseconds (nanoseconds for `Nanos`) since 1970, dates as integer
+// days, `SystemTime` as integer microseconds, a `Duration` as a 12-byte byte string (seconds,
+// then nanoseconds, big-endian), an address as a byte string of its octets (an `IpAddr` with
+// `04` or `06` before them).
+impl Instants for FdbTuple {}
+impl SystemTimes for FdbTuple {}
+impl Durations for FdbTuple {}
+impl Addrs for FdbTuple {}
 
 // ---- Nested tuples ----
 
