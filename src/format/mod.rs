@@ -4,8 +4,12 @@
 //!   field type, any bytes, ascending or descending.
 //! - [`delimited`]: readable text keys, Bigtable's `Struct.DelimitedBytes`
 //!   (`phone#4c410523#20200501`).
+//! - [`fdb_tuple`]: FoundationDB's tuple layer, the keys every FoundationDB binding packs.
+//! - [`hbase`]: HBase's `OrderedBytes`, the keys HBase's `Ordered*` data types and `Struct`
+//!   write.
 
 pub mod delimited;
+pub mod fdb_tuple;
 pub(crate) mod flatten;
 pub mod hbase;
 pub mod ordered;
@@ -14,10 +18,12 @@ pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
+pub use fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
 pub use hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;
+pub(crate) use tuple::for_each_tuple;
 
 /// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
 /// Here rather than in `schema`, because the formats and the salt name the field when they read

@@ -89,7 +89,6 @@ macro_rules! for_each_tuple {
         }
     };
 }
-
 pub(crate) use for_each_tuple;
 
 for_each_tuple!(ordered_tuples);
