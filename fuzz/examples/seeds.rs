@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 fn main() -> std::io::Result<()> {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR"));
     let vectors = vector_keys(&fuzz.join("../tests/data"))?;
-    let targets: [(&str, Vec<Vec<u8>>); 4] = [
+    let targets: [(&str, Vec<Vec<u8>>); 5] = [
         ("derived", rowkey_fuzz::derived::seeds()),
         ("inspect", rowkey_fuzz::derived::seeds()),
         ("tuples", rowkey_fuzz::tuples::seeds()),
         ("serde", rowkey_fuzz::serde_types::seeds()),
+        ("formats", rowkey_fuzz::formats::seeds()),
     ];
     for (target, mut seeds) in targets {
         // The vector keys behind a few selectors each: the decoders meet real keys of other types.

@@ -9,6 +9,7 @@
 
 pub mod checks;
 pub mod derived;
+pub mod formats;
 pub mod roundtrip;
 pub mod scan;
 pub mod serde_types;

@@ -1,0 +1,11 @@
+//! Keys of the FoundationDB tuple and HBase formats: any bytes that decode re-encode to exactly
+//! themselves. Input: a selector byte (the format and tuple type), then the key.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Some((&selector, key)) = data.split_first() {
+        rowkey_fuzz::formats::check(selector, key);
+    }
+});

@@ -1,0 +1,66 @@
+//! Keys of the formats that other stores define (FoundationDB's tuple layer, HBase's
+//! `OrderedBytes`), chosen by a selector byte: tuples of the field types each holds. Any bytes
+//! that decode re-encode to exactly themselves.
+
+use std::fmt::Debug;
+use std::net::{IpAddr, Ipv6Addr};
+use std::time::Duration;
+
+use rowkey::Desc;
+use rowkey::field::{Numeric, Versionstamp};
+use rowkey::format::{FdbKey, FdbTuple, HBase, HBaseKey};
+
+use crate::checks::encodes_back;
+
+/// How many types [`check`] chooses from.
+pub const COUNT: u8 = 10;
+
+/// Checks `bytes` as a key of the format and tuple type `selector` names (modulo [`COUNT`]).
+pub fn check(selector: u8, bytes: &[u8]) {
+    let fdb = FdbTuple::default();
+    let subspace = FdbTuple::with_prefix(b"\x15\x02");
+    match selector % COUNT {
+        0 => tuple::<(String, i64, Option<Vec<u8>>)>(&fdb, bytes),
+        1 => tuple::<(u64, i128, u128, bool, f32, f64)>(&fdb, bytes),
+        2 => tuple::<((String, Option<i32>), uuid::Uuid, Versionstamp)>(&fdb, bytes),
+        3 => tuple::<(chrono::DateTime<chrono::Utc>, Duration, IpAddr, char)>(&subspace, bytes),
+        4 => tuple::<(Option<(u8, (), Vec<u8>)>, ulid::Ulid, Ipv6Addr)>(&subspace, bytes),
+        5 => hbase::<(String, i64, Desc<i32>, Option<Vec<u8>>)>(bytes),
+        6 => hbase::<(Vec<u8>, Desc<Vec<u8>>, Numeric<f64>, Desc<Vec<u8>>)>(bytes),
+        7 => hbase::<(u64, u128, i128, Numeric<i64>, Desc<Numeric<u32>>)>(bytes),
+        8 => hbase::<(f32, Desc<f64>, bool, char, Desc<Option<String>>)>(bytes),
+        _ => hbase::<(uuid::Uuid, jiff::Timestamp, Desc<Duration>, IpAddr)>(bytes),
+    }
+}
+
+fn tuple<T: for<'de> FdbKey<'de> + Debug>(format: &FdbTuple, bytes: &[u8]) {
+    if let Ok(value) = format.from_key::<T>(bytes) {
+        encodes_back(bytes, &value, format.to_key(&value));
+    }
+}
+
+fn hbase<T: for<'de> HBaseKey<'de> + Debug>(bytes: &[u8]) {
+    if let Ok(value) = HBase.from_key::<T>(bytes) {
+        encodes_back(bytes, &value, HBase.to_key(&value));
+    }
+}
+
+/// Keys of some of the types to start from, each behind its selector byte.
+pub fn seeds() -> Vec<Vec<u8>> {
+    fn with(selector: u8, key: rowkey::Result<rowkey::Key>) -> Option<Vec<u8>> {
+        key.ok().map(|k| [&[selector][..], k.as_bytes()].concat())
+    }
+    let fdb = FdbTuple::default();
+    [
+        with(0, fdb.to_key(&("phone", -7i64, Some(vec![0u8, 0xff])))),
+        with(1, fdb.to_key(&(u64::MAX, i128::MIN, u128::MAX, true, -0.0f32, f64::NAN))),
+        with(2, fdb.to_key(&(("a\0b", None::<i32>), uuid::Uuid::max(), Versionstamp::new([7; 10], 3)))),
+        with(5, HBase.to_key(&("phone", 20200501i64, Desc(-1i32), None::<Vec<u8>>))),
+        with(6, HBase.to_key(&(vec![0u8, 1], Desc(vec![0u8]), Numeric(0.00123f64), Desc(vec![1u8, 2])))),
+        with(7, HBase.to_key(&(u64::MAX, u128::MAX, i128::MIN, Numeric(i64::MIN), Desc(Numeric(10_001u32))))),
+        with(8, HBase.to_key(&(f32::NAN, Desc(-0.0f64), true, 'é', Desc(Some("x".to_owned()))))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
