@@ -4,15 +4,19 @@
 //!   field type, any bytes, ascending or descending.
 //! - [`delimited`]: readable text keys, Bigtable's `Struct.DelimitedBytes`
 //!   (`phone#4c410523#20200501`).
+//! - [`memcomparable`]: the bytes of the `memcomparable` crate 0.2 (RisingWave's): fixed-width
+//!   integers, strings in 9-byte groups, no escapes.
 
 pub mod delimited;
 pub(crate) mod flatten;
+pub mod memcomparable;
 pub mod ordered;
 mod ordered_values;
 pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
+pub use memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, MemcomparableWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;

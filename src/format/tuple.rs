@@ -90,6 +90,8 @@ macro_rules! for_each_tuple {
     };
 }
 
+pub(super) use for_each_tuple;
+
 for_each_tuple!(ordered_tuples);
 
 /// The key of no fields: the delimiter alone.

@@ -1,0 +1,237 @@
+//! [`Cursor`]: where a memcomparable field reader reads from. A field's length is known only
+//! once its type is, so fields are read from the key in place rather than cut out first.
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Location, Result};
+
+/// The data bytes of a string group, and the group with its marker.
+pub(super) const GROUP: usize = 8;
+const GROUP_WITH_MARKER: usize = GROUP + 1;
+/// The marker of a group that more groups follow.
+const MORE: u8 = 9;
+
+/// A position in a memcomparable key, which field readers advance: what
+/// [`Memcomparable`](super::Memcomparable) hands a [`ReadField`](crate::field::ReadField).
+///
+/// In a descending field the cursor inverts every byte it reads, so the field's reader sees
+/// the bytes of the ascending value.
+///
+/// The key's bytes live for `'de`; the position is borrowed (`'r`) from the reader, which
+/// moves past the field as it is read. (A cursor borrowed whole, `&'r mut Cursor<'de>`, would
+/// need the field model's `Input<'r, 'de>` to promise `'de: 'r`, which it does not.)
+///
+/// ```
+/// use rowkey::field::ReadField;
+/// use rowkey::format::memcomparable::{Cursor, Memcomparable};
+///
+/// let key = [0x00, 0x07, 0x01];
+/// let mut pos = 0;
+/// let id = <u16 as ReadField<'_, Memcomparable>>::read(Cursor::new(&key, &mut pos))?;
+/// let flag = <bool as ReadField<'_, Memcomparable>>::read(Cursor::new(&key, &mut pos))?;
+/// assert_eq!((id, flag, pos), (7, true, 3));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Cursor<'r, 'de> {
+    bytes: &'de [u8],
+    pos: &'r mut usize,
+    /// `00` in an ascending field, `ff` in a descending one: XORed into every byte read.
+    flip: u8,
+}
+
+impl<'r, 'de> Cursor<'r, 'de> {
+    /// A cursor at offset `*pos` of `bytes`, reading an ascending field; reading moves `*pos`.
+    ///
+    /// ```
+    /// let mut pos = 1;
+    /// let cursor = rowkey::format::memcomparable::Cursor::new(b"\x01\x02", &mut pos);
+    /// assert_eq!(cursor.remaining(), b"\x02");
+    /// ```
+    #[must_use]
+    pub fn new(bytes: &'de [u8], pos: &'r mut usize) -> Self {
+        Cursor { bytes, pos, flip: 0 }
+    }
+
+    /// A cursor for a field that is descending when `descending` is set.
+    pub(super) fn for_field(bytes: &'de [u8], pos: &'r mut usize, descending: bool) -> Self {
+        Cursor { bytes, pos, flip: if descending { 0xff } else { 0 } }
+    }
+
+    /// The offset of the next byte to read.
+    ///
+    /// ```
+    /// let mut pos = 0;
+    /// let cursor = rowkey::format::memcomparable::Cursor::new(b"\x01", &mut pos);
+    /// assert_eq!(cursor.position(), 0);
+    /// ```
+    #[must_use]
+    pub fn position(&self) -> usize {
+        *self.pos
+    }
+
+    /// The bytes not read yet, as they are in the key.
+    ///
+    /// ```
+    /// let mut pos = 1;
+    /// let cursor = rowkey::format::memcomparable::Cursor::new(&[0x01, 0xaa], &mut pos);
+    /// assert_eq!(cursor.remaining(), [0xaa]);
+    /// ```
+    #[must_use]
+    pub fn remaining(&self) -> &'de [u8] {
+        self.bytes.get(*self.pos..).unwrap_or_default()
+    }
+
+    /// Whether the cursor reads a descending field (and so inverts the bytes it reads).
+    ///
+    /// ```
+    /// let mut pos = 0;
+    /// assert!(!rowkey::format::memcomparable::Cursor::new(b"", &mut pos).is_descending());
+    /// ```
+    #[must_use]
+    pub fn is_descending(&self) -> bool {
+        self.flip != 0
+    }
+
+    /// The next `N` bytes (inverted in a descending field); `what` says what they were to be,
+    /// for the error when the key ends first.
+    #[inline(always)]
+    pub(super) fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
+        let pos = *self.pos;
+        let Some(bytes) = self.bytes.get(pos..pos + N) else {
+            return Err(self.truncated(what));
+        };
+        let mut out = [0u8; N];
+        out.copy_from_slice(bytes);
+        if self.flip != 0 {
+            for b in &mut out {
+                *b = !*b;
+            }
+        }
+        *self.pos = pos + N;
+        Ok(out)
+    }
+
+    /// The next byte (inverted in a descending field).
+    #[inline(always)]
+    pub(super) fn byte(&mut self, what: &'static str) -> Result<u8> {
+        let Some(&b) = self.bytes.get(*self.pos) else {
+            return Err(self.truncated(what));
+        };
+        *self.pos += 1;
+        Ok(b ^ self.flip)
+    }
+
+    #[cold]
+    fn truncated(&self, what: &'static str) -> Error {
+        Error::Truncated { at: Location::at(self.bytes.len()), detail: what }
+    }
+
+    /// An error about the bytes at `offset`, for a value of type `ty`.
+    #[cold]
+    pub(super) fn invalid_at(offset: usize, ty: &'static str, detail: String) -> Error {
+        Error::InvalidField { at: Location::at(offset), ty, detail: detail.into() }
+    }
+
+    /// Reads a string or byte string: its `00` / `01` tag, then its groups. Borrowed from the
+    /// key when it is one ascending group (the data of a longer one is cut by markers).
+    #[inline]
+    pub(super) fn byte_string(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+        if !self.tag(ty)? {
+            return Ok(Cow::Borrowed(&[]));
+        }
+        let start = *self.pos;
+        let (group, len) = self.group(ty)?;
+        if len <= GROUP {
+            if self.flip == 0 {
+                return Ok(Cow::Borrowed(&self.bytes[start..start + len]));
+            }
+            return Ok(Cow::Owned(group[..len].to_vec()));
+        }
+        let mut out = Vec::with_capacity(2 * GROUP);
+        out.extend_from_slice(&group[..GROUP]);
+        loop {
+            let (group, len) = self.group(ty)?;
+            out.extend_from_slice(&group[..len.min(GROUP)]);
+            if len <= GROUP {
+                return Ok(Cow::Owned(out));
+            }
+        }
+    }
+
+    /// Reads a byte string that must be exactly `N` bytes long, without allocating.
+    #[inline]
+    pub(super) fn byte_array<const N: usize>(&mut self, ty: &'static str) -> Result<[u8; N]> {
+        let start = *self.pos;
+        let mut out = [0u8; N];
+        let mut filled = 0;
+        if self.tag(ty)? {
+            loop {
+                let (group, len) = self.group(ty)?;
+                let data = &group[..len.min(GROUP)];
+                if let Some(dst) = out.get_mut(filled..filled + data.len()) {
+                    dst.copy_from_slice(data);
+                }
+                filled += data.len();
+                if len <= GROUP {
+                    break;
+                }
+            }
+        }
+        if filled != N {
+            return Err(Self::invalid_at(start, ty, format!("expected a byte string of {N} bytes, it has {filled}")));
+        }
+        Ok(out)
+    }
+
+    /// A string's first byte: `false` for the empty string (`00`), `true` when groups follow.
+    #[inline(always)]
+    fn tag(&mut self, ty: &'static str) -> Result<bool> {
+        let at = *self.pos;
+        match self.byte("a string or byte string starts with a 00 or 01 byte")? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(Self::invalid_at(
+                at,
+                ty,
+                format!("its first byte is {other:02x}; expected 00 (empty) or 01 (groups of 9 bytes follow)"),
+            )),
+        }
+    }
+
+    /// One group, ascending: its bytes, and how many are data (`1..=8`) or [`MORE`] (all 8,
+    /// and another group follows). The padding after the data must be `00`.
+    #[inline(always)]
+    fn group(&mut self, ty: &'static str) -> Result<([u8; GROUP_WITH_MARKER], usize)> {
+        let at = *self.pos;
+        let group: [u8; GROUP_WITH_MARKER] = self.array("a string group of 8 bytes and a marker byte")?;
+        let marker = group[GROUP];
+        match marker {
+            1..=8 => {
+                let len = usize::from(marker);
+                if let Some(i) = group[len..GROUP].iter().position(|&b| b != 0) {
+                    return Err(Self::invalid_at(
+                        at + len + i,
+                        ty,
+                        format!(
+                            "the last group holds {len} data bytes, so its padding must be 00, but byte {} of the \
+                             group is {:02x}",
+                            len + i,
+                            group[len + i]
+                        ),
+                    ));
+                }
+                Ok((group, len))
+            }
+            MORE => Ok((group, usize::from(MORE))),
+            other => Err(Self::invalid_at(
+                at + GROUP,
+                ty,
+                format!(
+                    "a group's marker byte is {other:02x}; expected 01 to 08 (the last group's data bytes) or 09 (more \
+                     groups follow)"
+                ),
+            )),
+        }
+    }
+}
