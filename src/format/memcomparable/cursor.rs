@@ -9,7 +9,7 @@ use crate::error::{Error, Location, Result};
 pub(super) const GROUP: usize = 8;
 const GROUP_WITH_MARKER: usize = GROUP + 1;
 /// The marker of a group that more groups follow.
-const MORE: u8 = 9;
+pub(super) const MORE: u8 = 9;
 
 /// A position in a memcomparable key, which field readers advance: what
 /// [`Memcomparable`](super::Memcomparable) hands a [`ReadField`](crate::field::ReadField).
@@ -98,11 +98,9 @@ impl<'r, 'de> Cursor<'r, 'de> {
     #[inline(always)]
     pub(super) fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
         let pos = *self.pos;
-        let Some(bytes) = self.bytes.get(pos..pos + N) else {
+        let Some(&(mut out)) = self.bytes.get(pos..).and_then(<[u8]>::first_chunk::<N>) else {
             return Err(self.truncated(what));
         };
-        let mut out = [0u8; N];
-        out.copy_from_slice(bytes);
         if self.flip != 0 {
             for b in &mut out {
                 *b = !*b;
@@ -137,6 +135,18 @@ impl<'r, 'de> Cursor<'r, 'de> {
     /// key when it is one ascending group (the data of a longer one is cut by markers).
     #[inline]
     pub(super) fn byte_string(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+        if self.flip == 0
+            && let Some((value, end)) = ascending_byte_string(self.bytes, *self.pos)
+        {
+            *self.pos = end;
+            return Ok(value);
+        }
+        self.byte_string_checked(ty)
+    }
+
+    /// [`byte_string`](Self::byte_string) a group at a time, for descending fields and for
+    /// bytes the fast path does not take (which include every error).
+    fn byte_string_checked(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         if !self.tag(ty)? {
             return Ok(Cow::Borrowed(&[]));
         }
@@ -199,6 +209,19 @@ impl<'r, 'de> Cursor<'r, 'de> {
         }
     }
 
+    #[cold]
+    fn bad_padding(at: usize, ty: &'static str, group: &[u8], len: usize) -> Error {
+        let i = len + group[len..GROUP].iter().position(|&b| b != 0).unwrap_or_default();
+        Self::invalid_at(
+            at + i,
+            ty,
+            format!(
+                "the last group holds {len} data bytes, so its padding must be 00, but byte {i} of the group is {:02x}",
+                group[i]
+            ),
+        )
+    }
+
     /// One group, ascending: its bytes, and how many are data (`1..=8`) or [`MORE`] (all 8,
     /// and another group follows). The padding after the data must be `00`.
     #[inline(always)]
@@ -209,17 +232,12 @@ impl<'r, 'de> Cursor<'r, 'de> {
         match marker {
             1..=8 => {
                 let len = usize::from(marker);
-                if let Some(i) = group[len..GROUP].iter().position(|&b| b != 0) {
-                    return Err(Self::invalid_at(
-                        at + len + i,
-                        ty,
-                        format!(
-                            "the last group holds {len} data bytes, so its padding must be 00, but byte {} of the \
-                             group is {:02x}",
-                            len + i,
-                            group[len + i]
-                        ),
-                    ));
+                // The padding is the low bytes of the data read as one big-endian word.
+                let data = u64::from_be_bytes([
+                    group[0], group[1], group[2], group[3], group[4], group[5], group[6], group[7],
+                ]);
+                if len < GROUP && data << (8 * len) != 0 {
+                    return Err(Self::bad_padding(at, ty, &group, len));
                 }
                 Ok((group, len))
             }
@@ -234,4 +252,46 @@ impl<'r, 'de> Cursor<'r, 'de> {
             )),
         }
     }
+}
+
+/// A well-formed ascending string or byte string at `start`: its bytes (borrowed when they are
+/// one group) and where it ends. `None` for anything else, which the checked reader then
+/// reads again to say what is wrong.
+#[inline(always)]
+fn ascending_byte_string(key: &[u8], start: usize) -> Option<(Cow<'_, [u8]>, usize)> {
+    let rest = key.get(start..)?;
+    match rest.first()? {
+        0 => return Some((Cow::Borrowed(&[]), start + 1)),
+        1 => {}
+        _ => return None,
+    }
+    // Find the last group, checking each marker and the last group's padding.
+    let mut at = 1;
+    let len = loop {
+        let group = rest.get(at..)?.first_chunk::<GROUP_WITH_MARKER>()?;
+        at += GROUP_WITH_MARKER;
+        match group[GROUP] {
+            MORE => {}
+            marker @ 1..=8 => {
+                let len = usize::from(marker);
+                let data = u64::from_be_bytes(*group.first_chunk::<GROUP>()?);
+                if len < GROUP && data << (8 * len) != 0 {
+                    return None;
+                }
+                break len;
+            }
+            _ => return None,
+        }
+    };
+    let groups = (at - 1) / GROUP_WITH_MARKER;
+    if groups == 1 {
+        return Some((Cow::Borrowed(&rest[1..1 + len]), start + at));
+    }
+    // Whole groups copied (8 bytes at a time), then the last one's padding cut off.
+    let mut out = Vec::with_capacity(groups * GROUP);
+    for group in rest[1..at].chunks_exact(GROUP_WITH_MARKER) {
+        out.extend_from_slice(&group[..GROUP]);
+    }
+    out.truncate((groups - 1) * GROUP + len);
+    Some((Cow::Owned(out), start + at))
 }

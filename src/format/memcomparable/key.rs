@@ -4,7 +4,7 @@
 use super::Memcomparable;
 use super::cursor::Cursor;
 use crate::error::{Error, Result};
-use crate::field::{ReadField, WriteField};
+use crate::field::{ReadField, Sink, WriteField};
 use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
 
@@ -117,7 +117,7 @@ impl<'a> MemcomparableWriter<'a> {
         let index = self.fields;
         self.fields += 1;
         let start = self.out.len();
-        value.write(self.out).map_err(|e| e.in_field(index, name, start))?;
+        value.write(&mut KeySink(self.out)).map_err(|e| e.in_field(index, name, start))?;
         if T::DESCENDING {
             // The crate's reverse mode, for this field alone.
             for b in &mut self.out.as_mut_bytes()[start..] {
@@ -125,6 +125,22 @@ impl<'a> MemcomparableWriter<'a> {
             }
         }
         Ok(self)
+    }
+}
+
+/// The key as a field's sink, with every write inlined: the fields here are a few fixed-width
+/// writes each, for which a call per write would be most of the work.
+struct KeySink<'a>(&'a mut Key);
+
+impl Sink for KeySink<'_> {
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    #[inline(always)]
+    fn write_byte(&mut self, byte: u8) {
+        self.0.push(byte);
     }
 }
 

@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use super::Memcomparable;
-use super::cursor::{Cursor, GROUP};
+use super::cursor::{Cursor, GROUP, MORE};
 use crate::error::{Error, Result};
 use crate::field::{
     Addrs, Bools, ByteStrings, Descending, Durations, Floats, Instants, Ints, Options, ReadField, Sink, Strings,
@@ -161,19 +161,25 @@ impl Bools for Memcomparable {
 /// Writes a string's or byte string's tag and groups.
 #[inline]
 fn write_groups<S: Sink>(value: &[u8], out: &mut S) {
-    if value.is_empty() {
+    let Some(before_last) = value.len().checked_sub(1) else {
         out.write_byte(0);
         return;
-    }
+    };
     out.write_byte(1);
-    let mut groups = value.chunks(GROUP).peekable();
-    while let Some(data) = groups.next() {
-        let mut group = [0u8; GROUP + 1];
-        group[..data.len()].copy_from_slice(data);
-        // Chunks are 1 to 8 bytes long.
-        group[GROUP] = if groups.peek().is_some() { 9 } else { data.len() as u8 };
+    // Every group but the last holds 8 bytes and says that more follow.
+    let (full, last) = value.split_at(before_last / GROUP * GROUP);
+    for data in full.chunks_exact(GROUP) {
+        let mut group = [MORE; GROUP + 1];
+        group[..GROUP].copy_from_slice(data);
         out.write(&group);
     }
+    // 1 to 8 bytes: copied one by one, cheaper than a call to copy so few.
+    let mut group = [0u8; GROUP + 1];
+    for (to, from) in group.iter_mut().zip(last) {
+        *to = *from;
+    }
+    group[GROUP] = last.len() as u8;
+    out.write(&group);
 }
 
 fn utf8_error(ty: &'static str, err: &std::str::Utf8Error) -> Error {
