@@ -295,3 +295,42 @@ fn ascending_byte_string(key: &[u8], start: usize) -> Option<(Cow<'_, [u8]>, usi
     out.truncate((groups - 1) * GROUP + len);
     Some((Cow::Owned(out), start + at))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checked reader's answer for `key`, as the fast path gives it: the value and where
+    /// it ends, or `None` for an error.
+    fn checked(key: &[u8]) -> Option<(Vec<u8>, usize)> {
+        let mut pos = 0;
+        let value = Cursor::new(key, &mut pos).byte_string_checked("Vec<u8>").ok()?;
+        Some((value.into_owned(), pos))
+    }
+
+    fn fast(key: &[u8]) -> Option<(Vec<u8>, usize)> {
+        ascending_byte_string(key, 0).map(|(value, end)| (value.into_owned(), end))
+    }
+
+    /// Every string the fast path reads, the checked reader reads the same; every one it
+    /// passes over, the checked reader refuses (so no error is the fast path's own).
+    #[test]
+    fn the_fast_path_agrees_with_the_checked_reader() {
+        for len in 0..=26usize {
+            let value: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(37) | 1).collect();
+            let mut key = Vec::new();
+            crate::field::WriteField::<super::super::Memcomparable>::write(&value, &mut key).unwrap();
+            key.push(0x42);
+            assert_eq!(fast(&key), Some((value.clone(), key.len() - 1)), "{len}");
+            let same = |bytes: &[u8]| assert_eq!(fast(bytes), checked(bytes), "{bytes:02x?}");
+            for i in 0..key.len() {
+                for bit in 0..8 {
+                    let mut bad = key.clone();
+                    bad[i] ^= 1 << bit;
+                    same(&bad);
+                }
+                same(&key[..i]);
+            }
+        }
+    }
+}

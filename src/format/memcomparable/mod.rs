@@ -22,6 +22,15 @@
 //! else the number of bytes of the last group that are data (`01` to `08`). So `"phone"` is
 //! `01 70 68 6f 6e 65 00 00 00 05`.
 //!
+//! That is what the crate writes for `serialize_bytes` (`serde_bytes`, `uuid::Uuid`). serde
+//! hands it a plain `[u8; N]` as `N` separate `u8`s instead, `N` raw bytes: for 16 of them,
+//! the field type with those bytes is `u128` (`u128::from_be_bytes`).
+//!
+//! Text and bytes borrow from the key (`&str`, `&[u8]`, a borrowed `Cow`) when they are
+//! ascending and at most 8 bytes long; longer ones have marker bytes between their groups, so
+//! they are read into `String`, `Vec<u8>` or an owned `Cow`, and `&str` is an error that says
+//! so.
+//!
 //! Field types the crate has no encoding of its own for are written as a user of the crate
 //! would write them (the serde form of the type where it has one):
 //!
@@ -47,7 +56,9 @@
 //! # Decoding is strict
 //!
 //! The crate's own decoder accepts some bytes its encoder never writes (non-zero padding in
-//! a string's last group) and panics on a key cut short. Here every decoder accepts exactly
+//! a string's last group) and panics on a key cut short (it also cannot read back the
+//! addresses and UUIDs it writes: its deserializer calls itself human-readable, so their
+//! serde impls ask it for text). Here every decoder accepts exactly
 //! the bytes its encoder writes and answers anything else with an error naming the field, its
 //! type and what was expected, so one value has one key.
 //!
