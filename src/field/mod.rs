@@ -107,7 +107,9 @@ pub(crate) mod ip;
 #[cfg(feature = "jiff")]
 mod jiff;
 mod model;
+mod nested;
 mod nonzero;
+pub(crate) mod numeric;
 mod option;
 mod reversed;
 mod system_time;
@@ -117,6 +119,7 @@ mod time;
 pub(crate) mod ulid;
 pub(crate) mod utf8;
 pub(crate) mod uuid;
+mod versionstamp;
 pub(crate) mod wide;
 
 use smallvec::SmallVec;
@@ -136,12 +139,15 @@ pub use model::{
     Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Strings,
     SystemTimes, Uuids, ValueFormat, WriteField,
 };
+pub use nested::Nested;
+pub use numeric::{Numeric, Numerics};
 pub use reversed::Reversed;
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;
 #[cfg(feature = "uuid")]
 pub use uuid::uuid_v7_range;
+pub use versionstamp::{Versionstamp, Versionstamps};
 
 /// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
 ///

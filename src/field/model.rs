@@ -39,7 +39,9 @@ pub trait ValueFormat: Sized + 'static {
     /// What a field reader receives: a field already cut from the key (the ordered format's
     /// [`FieldBytes`](super::FieldBytes)), or, for formats whose fields can only be cut once
     /// their type is known, a cursor borrowed (`'r`) from a key that lives for `'de`.
-    type Input<'r, 'de>;
+    type Input<'r, 'de>
+    where
+        'de: 'r;
 }
 
 /// What value a field type is, said once for every format.
@@ -251,7 +253,7 @@ pub trait Strings: ValueFormat {
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not UTF-8 text.
-    fn read_str<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>>;
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>>;
 
     /// Reads text back into a `String`. A format overrides it when it can build the `String`
     /// without going through a [`Cow`].
@@ -304,7 +306,7 @@ pub trait ByteStrings: ValueFormat {
     /// # Errors
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a byte string.
-    fn read_bytes<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>>;
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>>;
 
     /// Reads a byte string of exactly `N` bytes; `ty` names the field type in the error. A
     /// format overrides it when it can do so

@@ -4,11 +4,16 @@
 //!   field type, any bytes, ascending or descending.
 //! - [`delimited`]: readable text keys, Bigtable's `Struct.DelimitedBytes`
 //!   (`phone#4c410523#20200501`).
+//! - [`fdb_tuple`]: FoundationDB's tuple layer, the keys every FoundationDB binding packs.
+//! - [`hbase`]: HBase's `OrderedBytes`, the keys HBase's `Ordered*` data types and `Struct`
+//!   write.
 //! - [`memcomparable`]: the bytes of the `memcomparable` crate 0.2 (RisingWave's): fixed-width
 //!   integers, strings in 9-byte groups, no escapes.
 
 pub mod delimited;
+pub mod fdb_tuple;
 pub(crate) mod flatten;
+pub mod hbase;
 pub mod memcomparable;
 pub mod ordered;
 mod ordered_values;
@@ -16,10 +21,13 @@ pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
+pub use fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
+pub use hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
 pub use memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, MemcomparableWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;
+pub(crate) use tuple::for_each_tuple;
 
 /// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
 /// Here rather than in `schema`, because the formats and the salt name the field when they read

@@ -35,7 +35,10 @@ use crate::field::{
 pub struct Ordered;
 
 impl ValueFormat for Ordered {
-    type Input<'r, 'de> = FieldBytes<'de>;
+    type Input<'r, 'de>
+        = FieldBytes<'de>
+    where
+        'de: 'r;
 }
 
 // Signed and narrow unsigned types: widened to an orderedcode int64 on the way in, checked
@@ -220,7 +223,7 @@ impl Strings for Ordered {
     }
 
     #[inline(always)]
-    fn read_str<'de>(input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
         str_from(input, ty)
     }
 
@@ -242,7 +245,7 @@ impl ByteStrings for Ordered {
     }
 
     #[inline(always)]
-    fn read_bytes<'de>(input: Self::Input<'_, 'de>, _: &'static str) -> Result<Cow<'de, [u8]>> {
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, _: &'static str) -> Result<Cow<'de, [u8]>> {
         Ok(match input.as_borrowed() {
             Some(b) => Cow::Borrowed(b),
             None => Cow::Owned(input.into_vec()),

@@ -89,8 +89,7 @@ macro_rules! for_each_tuple {
         }
     };
 }
-
-pub(super) use for_each_tuple;
+pub(crate) use for_each_tuple;
 
 for_each_tuple!(ordered_tuples);
 

@@ -5,7 +5,10 @@ use rowkey::field::{FieldType, Floats, Sink, ValueFormat, WriteField};
 struct Digits;
 
 impl ValueFormat for Digits {
-    type Input<'r, 'de> = &'de [u8];
+    type Input<'r, 'de>
+        = &'de [u8]
+    where
+        'de: 'r;
 }
 
 struct Celsius(f64);

@@ -17,76 +17,72 @@ pub(super) const MORE: u8 = 9;
 /// In a descending field the cursor inverts every byte it reads, so the field's reader sees
 /// the bytes of the ascending value.
 ///
-/// The key's bytes live for `'de`; the position is borrowed (`'r`) from the reader, which
-/// moves past the field as it is read. (A cursor borrowed whole, `&'r mut Cursor<'de>`, would
-/// need the field model's `Input<'r, 'de>` to promise `'de: 'r`, which it does not.)
-///
 /// ```
 /// use rowkey::field::ReadField;
 /// use rowkey::format::memcomparable::{Cursor, Memcomparable};
 ///
-/// let key = [0x00, 0x07, 0x01];
-/// let mut pos = 0;
-/// let id = <u16 as ReadField<'_, Memcomparable>>::read(Cursor::new(&key, &mut pos))?;
-/// let flag = <bool as ReadField<'_, Memcomparable>>::read(Cursor::new(&key, &mut pos))?;
-/// assert_eq!((id, flag, pos), (7, true, 3));
+/// let mut cursor = Cursor::new(&[0x00, 0x07, 0x01]);
+/// let id = <u16 as ReadField<'_, Memcomparable>>::read(&mut cursor)?;
+/// let flag = <bool as ReadField<'_, Memcomparable>>::read(&mut cursor)?;
+/// assert_eq!((id, flag, cursor.position()), (7, true, 3));
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-#[derive(Debug)]
-pub struct Cursor<'r, 'de> {
+#[derive(Clone, Debug)]
+pub struct Cursor<'de> {
     bytes: &'de [u8],
-    pos: &'r mut usize,
+    pos: usize,
     /// `00` in an ascending field, `ff` in a descending one: XORed into every byte read.
     flip: u8,
 }
 
-impl<'r, 'de> Cursor<'r, 'de> {
-    /// A cursor at offset `*pos` of `bytes`, reading an ascending field; reading moves `*pos`.
+impl<'de> Cursor<'de> {
+    /// A cursor at the start of `bytes`, reading an ascending field.
     ///
     /// ```
-    /// let mut pos = 1;
-    /// let cursor = rowkey::format::memcomparable::Cursor::new(b"\x01\x02", &mut pos);
-    /// assert_eq!(cursor.remaining(), b"\x02");
+    /// let cursor = rowkey::format::memcomparable::Cursor::new(b"\x01\x02");
+    /// assert_eq!(cursor.remaining(), b"\x01\x02");
     /// ```
     #[must_use]
-    pub fn new(bytes: &'de [u8], pos: &'r mut usize) -> Self {
-        Cursor { bytes, pos, flip: 0 }
+    pub fn new(bytes: &'de [u8]) -> Self {
+        Cursor { bytes, pos: 0, flip: 0 }
     }
 
-    /// A cursor for a field that is descending when `descending` is set.
-    pub(super) fn for_field(bytes: &'de [u8], pos: &'r mut usize, descending: bool) -> Self {
-        Cursor { bytes, pos, flip: if descending { 0xff } else { 0 } }
+    /// Makes the next field read descending (every byte inverted) or ascending.
+    pub(super) fn set_descending(&mut self, descending: bool) {
+        self.flip = if descending { 0xff } else { 0 };
     }
 
     /// The offset of the next byte to read.
     ///
     /// ```
-    /// let mut pos = 0;
-    /// let cursor = rowkey::format::memcomparable::Cursor::new(b"\x01", &mut pos);
+    /// let cursor = rowkey::format::memcomparable::Cursor::new(b"\x01");
     /// assert_eq!(cursor.position(), 0);
     /// ```
     #[must_use]
     pub fn position(&self) -> usize {
-        *self.pos
+        self.pos
     }
 
     /// The bytes not read yet, as they are in the key.
     ///
     /// ```
-    /// let mut pos = 1;
-    /// let cursor = rowkey::format::memcomparable::Cursor::new(&[0x01, 0xaa], &mut pos);
+    /// use rowkey::field::ReadField;
+    /// use rowkey::format::memcomparable::{Cursor, Memcomparable};
+    ///
+    /// let mut cursor = Cursor::new(&[0x01, 0xaa]);
+    /// let _ = <bool as ReadField<'_, Memcomparable>>::read(&mut cursor)?;
     /// assert_eq!(cursor.remaining(), [0xaa]);
+    /// # Ok::<(), rowkey::Error>(())
     /// ```
     #[must_use]
     pub fn remaining(&self) -> &'de [u8] {
-        self.bytes.get(*self.pos..).unwrap_or_default()
+        self.bytes.get(self.pos..).unwrap_or_default()
     }
 
     /// Whether the cursor reads a descending field (and so inverts the bytes it reads).
     ///
     /// ```
-    /// let mut pos = 0;
-    /// assert!(!rowkey::format::memcomparable::Cursor::new(b"", &mut pos).is_descending());
+    /// assert!(!rowkey::format::memcomparable::Cursor::new(b"").is_descending());
     /// ```
     #[must_use]
     pub fn is_descending(&self) -> bool {
@@ -97,7 +93,7 @@ impl<'r, 'de> Cursor<'r, 'de> {
     /// for the error when the key ends first.
     #[inline(always)]
     pub(super) fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
-        let pos = *self.pos;
+        let pos = self.pos;
         let Some(&(mut out)) = self.bytes.get(pos..).and_then(<[u8]>::first_chunk::<N>) else {
             return Err(self.truncated(what));
         };
@@ -106,17 +102,17 @@ impl<'r, 'de> Cursor<'r, 'de> {
                 *b = !*b;
             }
         }
-        *self.pos = pos + N;
+        self.pos = pos + N;
         Ok(out)
     }
 
     /// The next byte (inverted in a descending field).
     #[inline(always)]
     pub(super) fn byte(&mut self, what: &'static str) -> Result<u8> {
-        let Some(&b) = self.bytes.get(*self.pos) else {
+        let Some(&b) = self.bytes.get(self.pos) else {
             return Err(self.truncated(what));
         };
-        *self.pos += 1;
+        self.pos += 1;
         Ok(b ^ self.flip)
     }
 
@@ -136,9 +132,9 @@ impl<'r, 'de> Cursor<'r, 'de> {
     #[inline]
     pub(super) fn byte_string(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         if self.flip == 0
-            && let Some((value, end)) = ascending_byte_string(self.bytes, *self.pos)
+            && let Some((value, end)) = ascending_byte_string(self.bytes, self.pos)
         {
-            *self.pos = end;
+            self.pos = end;
             return Ok(value);
         }
         self.byte_string_checked(ty)
@@ -150,7 +146,7 @@ impl<'r, 'de> Cursor<'r, 'de> {
         if !self.tag(ty)? {
             return Ok(Cow::Borrowed(&[]));
         }
-        let start = *self.pos;
+        let start = self.pos;
         let (group, len) = self.group(ty)?;
         if len <= GROUP {
             if self.flip == 0 {
@@ -172,7 +168,7 @@ impl<'r, 'de> Cursor<'r, 'de> {
     /// Reads a byte string that must be exactly `N` bytes long, without allocating.
     #[inline]
     pub(super) fn byte_array<const N: usize>(&mut self, ty: &'static str) -> Result<[u8; N]> {
-        let start = *self.pos;
+        let start = self.pos;
         let mut out = [0u8; N];
         let mut filled = 0;
         if self.tag(ty)? {
@@ -197,7 +193,7 @@ impl<'r, 'de> Cursor<'r, 'de> {
     /// A string's first byte: `false` for the empty string (`00`), `true` when groups follow.
     #[inline(always)]
     fn tag(&mut self, ty: &'static str) -> Result<bool> {
-        let at = *self.pos;
+        let at = self.pos;
         match self.byte("a string or byte string starts with a 00 or 01 byte")? {
             0 => Ok(false),
             1 => Ok(true),
@@ -226,7 +222,7 @@ impl<'r, 'de> Cursor<'r, 'de> {
     /// and another group follows). The padding after the data must be `00`.
     #[inline(always)]
     fn group(&mut self, ty: &'static str) -> Result<([u8; GROUP_WITH_MARKER], usize)> {
-        let at = *self.pos;
+        let at = self.pos;
         let group: [u8; GROUP_WITH_MARKER] = self.array("a string group of 8 bytes and a marker byte")?;
         let marker = group[GROUP];
         match marker {
@@ -303,9 +299,9 @@ mod tests {
     /// The checked reader's answer for `key`, as the fast path gives it: the value and where
     /// it ends, or `None` for an error.
     fn checked(key: &[u8]) -> Option<(Vec<u8>, usize)> {
-        let mut pos = 0;
-        let value = Cursor::new(key, &mut pos).byte_string_checked("Vec<u8>").ok()?;
-        Some((value.into_owned(), pos))
+        let mut cursor = Cursor::new(key);
+        let value = cursor.byte_string_checked("Vec<u8>").ok()?;
+        Some((value.into_owned(), cursor.pos))
     }
 
     fn fast(key: &[u8]) -> Option<(Vec<u8>, usize)> {

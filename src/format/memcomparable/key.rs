@@ -157,8 +157,7 @@ impl Sink for KeySink<'_> {
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 pub struct MemcomparableReader<'de> {
-    bytes: &'de [u8],
-    pos: usize,
+    cursor: Cursor<'de>,
     next_field: usize,
 }
 
@@ -171,7 +170,7 @@ impl<'de> MemcomparableReader<'de> {
     /// ```
     #[must_use]
     pub fn new(bytes: &'de [u8]) -> Self {
-        MemcomparableReader { bytes, pos: 0, next_field: 0 }
+        MemcomparableReader { cursor: Cursor::new(bytes), next_field: 0 }
     }
 
     /// The offset of the next field in the key.
@@ -184,7 +183,7 @@ impl<'de> MemcomparableReader<'de> {
     /// ```
     #[must_use]
     pub fn position(&self) -> usize {
-        self.pos
+        self.cursor.position()
     }
 
     /// The 0-based index of the next field to read.
@@ -237,8 +236,9 @@ impl<'de> MemcomparableReader<'de> {
     fn take_field<T: ReadField<'de, Memcomparable>>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next_field;
         self.next_field += 1;
-        let start = self.pos;
-        T::read(Cursor::for_field(self.bytes, &mut self.pos, T::DESCENDING)).map_err(|e| e.in_field(index, name, start))
+        let start = self.cursor.position();
+        self.cursor.set_descending(T::DESCENDING);
+        T::read(&mut self.cursor).map_err(|e| e.in_field(index, name, start))
     }
 
     /// Checks that the key ends after the last field read.
@@ -255,9 +255,9 @@ impl<'de> MemcomparableReader<'de> {
     /// ```
     #[inline]
     pub fn finish(self) -> Result<()> {
-        match self.bytes.len() - self.pos {
+        match self.cursor.remaining().len() {
             0 => Ok(()),
-            len => Err(Error::TrailingBytes { offset: self.pos, len }),
+            len => Err(Error::TrailingBytes { offset: self.cursor.position(), len }),
         }
     }
 }

@@ -113,7 +113,10 @@ use crate::range::KeyRange;
 pub struct Memcomparable;
 
 impl ValueFormat for Memcomparable {
-    type Input<'r, 'de> = Cursor<'r, 'de>;
+    type Input<'r, 'de>
+        = &'r mut Cursor<'de>
+    where
+        'de: 'r;
 }
 
 impl Memcomparable {

@@ -23,7 +23,7 @@ macro_rules! unsigned {
             }
 
             #[inline(always)]
-            fn read_int(mut input: Cursor<'_, '_>) -> Result<$ty> {
+            fn read_int(input: &mut Cursor<'_>) -> Result<$ty> {
                 input.array::<$n>(concat!("a ", stringify!($ty), " field is ", $n, " bytes")).map(<$ty>::from_be_bytes)
             }
         }
@@ -44,7 +44,7 @@ macro_rules! signed {
             }
 
             #[inline(always)]
-            fn read_int(mut input: Cursor<'_, '_>) -> Result<$ty> {
+            fn read_int(input: &mut Cursor<'_>) -> Result<$ty> {
                 let bytes = input.array::<$n>(concat!("an ", stringify!($ty), " field is ", $n, " bytes"))?;
                 Ok((<$uty>::from_be_bytes(bytes) ^ (1 << (<$uty>::BITS - 1))).cast_signed())
             }
@@ -61,7 +61,7 @@ impl Ints<usize> for Memcomparable {
         <Memcomparable as Ints<u64>>::write_int(wide, out)
     }
 
-    fn read_int(input: Cursor<'_, '_>) -> Result<usize> {
+    fn read_int(input: &mut Cursor<'_>) -> Result<usize> {
         let wide = <Memcomparable as Ints<u64>>::read_int(input)?;
         usize::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), "usize"))
     }
@@ -73,7 +73,7 @@ impl Ints<isize> for Memcomparable {
         <Memcomparable as Ints<i64>>::write_int(wide, out)
     }
 
-    fn read_int(input: Cursor<'_, '_>) -> Result<isize> {
+    fn read_int(input: &mut Cursor<'_>) -> Result<isize> {
         let wide = <Memcomparable as Ints<i64>>::read_int(input)?;
         isize::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), "isize"))
     }
@@ -102,7 +102,7 @@ macro_rules! float {
             }
 
             #[inline(always)]
-            fn read_float(mut input: Cursor<'_, '_>) -> Result<$ty> {
+            fn read_float(input: &mut Cursor<'_>) -> Result<$ty> {
                 const SIGN: $uty = 1 << (<$uty>::BITS - 1);
                 let at = input.position();
                 let ordered = <$uty>::from_be_bytes(input.array::<$n>(concat!(
@@ -148,7 +148,7 @@ impl Bools for Memcomparable {
     }
 
     #[inline(always)]
-    fn read_bool(mut input: Cursor<'_, '_>) -> Result<bool> {
+    fn read_bool(input: &mut Cursor<'_>) -> Result<bool> {
         let at = input.position();
         match input.byte("a bool field is 1 byte")? {
             0 => Ok(false),
@@ -200,14 +200,14 @@ impl Strings for Memcomparable {
     }
 
     #[inline]
-    fn read_str<'de>(mut input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
         match input.byte_string(ty)? {
             Cow::Borrowed(b) => utf8::to_str(b).map(Cow::Borrowed).map_err(|e| utf8_error(ty, &e)),
             Cow::Owned(v) => utf8::into_string(v).map(Cow::Owned).map_err(|e| utf8_error(ty, &e)),
         }
     }
 
-    fn read_char(mut input: Cursor<'_, '_>) -> Result<char> {
+    fn read_char(input: &mut Cursor<'_>) -> Result<char> {
         let at = input.position();
         let value = u32::from_be_bytes(input.array::<4>("a char field is 4 bytes")?);
         char::from_u32(value).ok_or_else(|| {
@@ -228,12 +228,12 @@ impl ByteStrings for Memcomparable {
     }
 
     #[inline]
-    fn read_bytes<'de>(mut input: Self::Input<'_, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         input.byte_string(ty)
     }
 
     #[inline]
-    fn read_array<const N: usize>(mut input: Cursor<'_, '_>, ty: &'static str) -> Result<[u8; N]> {
+    fn read_array<const N: usize>(input: &mut Cursor<'_>, ty: &'static str) -> Result<[u8; N]> {
         input.byte_array(ty)
     }
 }
@@ -254,7 +254,7 @@ impl Options for Memcomparable {
     }
 
     #[inline]
-    fn read_option<'de, T: ReadField<'de, Self>>(mut input: Cursor<'_, 'de>) -> Result<Option<T>> {
+    fn read_option<'de, T: ReadField<'de, Self>>(input: &mut Cursor<'de>) -> Result<Option<T>> {
         let at = input.position();
         match input.byte("an Option field starts with a 00 or 01 byte")? {
             0 => Ok(None),
@@ -285,7 +285,7 @@ impl Uuids for Memcomparable {
     }
 
     #[inline]
-    fn read_id(mut input: Cursor<'_, '_>, ty: &'static str) -> Result<[u8; 16]> {
+    fn read_id(input: &mut Cursor<'_>, ty: &'static str) -> Result<[u8; 16]> {
         input.byte_array(ty)
     }
 }
@@ -298,7 +298,7 @@ impl Durations for Memcomparable {
         Ok(())
     }
 
-    fn read_duration(mut input: Cursor<'_, '_>) -> Result<Duration> {
+    fn read_duration(input: &mut Cursor<'_>) -> Result<Duration> {
         let bytes = input.array::<12>("a Duration field is 12 bytes (seconds, then nanoseconds)")?;
         crate::field::duration::from_bytes(bytes)
     }
@@ -312,7 +312,7 @@ impl Addrs for Memcomparable {
         Ok(())
     }
 
-    fn read_ipv4(mut input: Cursor<'_, '_>) -> Result<Ipv4Addr> {
+    fn read_ipv4(input: &mut Cursor<'_>) -> Result<Ipv4Addr> {
         input.array::<4>("an Ipv4Addr field is 4 bytes").map(Ipv4Addr::from)
     }
 
@@ -321,7 +321,7 @@ impl Addrs for Memcomparable {
         Ok(())
     }
 
-    fn read_ipv6(mut input: Cursor<'_, '_>) -> Result<Ipv6Addr> {
+    fn read_ipv6(input: &mut Cursor<'_>) -> Result<Ipv6Addr> {
         input.array::<16>("an Ipv6Addr field is 16 bytes").map(Ipv6Addr::from)
     }
 
@@ -338,7 +338,7 @@ impl Addrs for Memcomparable {
         }
     }
 
-    fn read_ip(mut input: Cursor<'_, '_>) -> Result<IpAddr> {
+    fn read_ip(input: &mut Cursor<'_>) -> Result<IpAddr> {
         let at = input.position();
         match input.byte("an IpAddr field starts with a 00 (V4) or 01 (V6) byte")? {
             0 => Self::read_ipv4(input).map(IpAddr::V4),

@@ -1,0 +1,550 @@
+//! FoundationDB's tuple layer as a key format: the bytes every FoundationDB binding writes with
+//! `Tuple.pack` / `fdb.tuple.pack`, so keys that other FoundationDB code wrote can be read,
+//! and written, through rowkey's field types.
+//!
+//! Each field starts with a type code that says what it is, so a key can be cut into its
+//! fields without knowing its type, and keys of the same types sort by their values:
+//!
+//! | value | bytes |
+//! |---|---|
+//! | `("phone", 20200501)` | `02 70 68 6f 6e 65 00 18 01 34 3c 35` |
+//! | `(-1i64,)` | `13 fe` |
+//! | `(true, 2.5f64)` | `27 21 c0 04 00 00 00 00 00 00` |
+//! | `(b"\x00\xff",)` (bytes) | `01 00 ff ff 00` |
+//! | `((1u8, "a"),)` (a nested tuple) | `05 15 01 02 61 00 00` |
+//!
+//! `docs/FORMAT.md` has the table of every type code rowkey writes. A format may carry a raw
+//! prefix, the bytes a subspace or the directory layer puts before the tuple;
+//! [`FdbTuple::range`] gives the tuple layer's own range of every key under some leading
+//! fields.
+//!
+//! ```
+//! use rowkey::format::FdbTuple;
+//!
+//! let users = FdbTuple::with_prefix(b"\x15\x02"); // the subspace (2,)
+//! let key = users.to_key(&("ada", 1815u32))?;
+//! assert_eq!(key.as_bytes(), b"\x15\x02\x02ada\x00\x16\x07\x17");
+//! let (name, year): (&str, u32) = users.from_key(&key)?;
+//! assert_eq!((name, year), ("ada", 1815));
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+//!
+//! Decoding is strict: it accepts exactly the bytes the encoder writes, so one value has one
+//! key. An integer with a redundant byte, a field of another type, a string without its end
+//! byte or bytes after the last field are errors naming the field and what was expected.
+
+mod values;
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Location, Result};
+use crate::field::{ReadField, ValueFormat, WriteField};
+use crate::format::for_each_tuple;
+use crate::key::Key;
+
+/// FoundationDB's tuple layer, with an optional raw prefix before the tuple.
+///
+/// A value of this type writes and reads keys ([`to_key`](Self::to_key),
+/// [`from_key`](Self::from_key)); the type itself is the format parameter of the field model
+/// ([`WriteField<FdbTuple>`], [`ReadField<'de, FdbTuple>`]), which holds integers of every
+/// width (`u128` and `i128` included), `f32`, `f64`, `bool`, text, byte strings, `Option`
+/// (`None` is the tuple layer's null), UUIDs (`uuid::Uuid`, and `ulid::Ulid` under the UUID
+/// type code, as the tuple layer has no ULID), instants, dates, durations and IP addresses (as
+/// integers or byte strings: see `docs/FORMAT.md`), nested tuples and
+/// [`Versionstamp`](crate::field::Versionstamp)s. It has no descending fields: `Desc` is a
+/// compile error here, as the tuple layer has no descending order.
+///
+/// ```
+/// use rowkey::format::FdbTuple;
+///
+/// let tuples = FdbTuple::default();
+/// assert_eq!(tuples.to_key(&(1i64, "a"))?.as_bytes(), b"\x15\x01\x02a\x00");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FdbTuple {
+    prefix: Vec<u8>,
+}
+
+impl ValueFormat for FdbTuple {
+    type Input<'r, 'de>
+        = &'r mut TupleReader<'de>
+    where
+        'de: 'r;
+}
+
+impl FdbTuple {
+    /// A format whose keys start with `prefix`: the raw bytes of a subspace or of a directory
+    /// layer's directory, written as they are.
+    ///
+    /// ```
+    /// use rowkey::format::FdbTuple;
+    ///
+    /// let dir = FdbTuple::with_prefix([0x15, 0x2a]);
+    /// assert_eq!(dir.prefix(), [0x15, 0x2a]);
+    /// assert_eq!(dir.to_key(&(7u8,))?.as_bytes(), [0x15, 0x2a, 0x15, 0x07]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn with_prefix(prefix: impl AsRef<[u8]>) -> Self {
+        FdbTuple { prefix: prefix.as_ref().to_vec() }
+    }
+
+    /// The raw prefix (empty for [`FdbTuple::default`]).
+    ///
+    /// ```
+    /// assert!(rowkey::format::FdbTuple::default().prefix().is_empty());
+    /// ```
+    #[must_use]
+    pub fn prefix(&self) -> &[u8] {
+        &self.prefix
+    }
+
+    /// The key of `value`: the prefix, then each field packed as the tuple layer packs it.
+    ///
+    /// # Errors
+    ///
+    /// What a field's encoder returns (no field type of this crate fails in this format).
+    ///
+    /// ```
+    /// use rowkey::format::FdbTuple;
+    ///
+    /// let key = FdbTuple::default().to_key(&("phone", 20200501u32))?;
+    /// assert_eq!(key.as_bytes(), b"\x02phone\x00\x18\x01\x34\x3c\x35");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn to_key<'de, T: FdbKey<'de>>(&self, value: &T) -> Result<Key> {
+        let mut key = Key::new();
+        self.encode_into(value, &mut key)?;
+        Ok(key)
+    }
+
+    /// Clears `out` and writes the key of `value` into it; on error `out` is left empty.
+    ///
+    /// # Errors
+    ///
+    /// As [`to_key`](Self::to_key).
+    ///
+    /// ```
+    /// use rowkey::Key;
+    /// use rowkey::format::FdbTuple;
+    ///
+    /// let mut key = Key::new();
+    /// FdbTuple::default().encode_into(&(false,), &mut key)?;
+    /// assert_eq!(key.as_bytes(), [0x26]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn encode_into<'de, T: FdbKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
+        out.rewrite(|out| {
+            if !self.prefix.is_empty() {
+                out.extend_from_slice(&self.prefix);
+            }
+            value.write_fields(&mut TupleWriter::new(out))
+        })
+    }
+
+    /// Reads a key back: checks and strips the prefix, then reads every field of `T`, and
+    /// refuses bytes after the last one.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] naming the prefix when the key does not start with it, or
+    /// naming the field whose bytes are not a value of its type (with what was expected);
+    /// [`Error::OutOfRange`] for an integer that does not fit; [`Error::TrailingBytes`] after
+    /// the last field.
+    ///
+    /// ```
+    /// use rowkey::format::FdbTuple;
+    ///
+    /// let dir = FdbTuple::with_prefix(b"\xfe");
+    /// let (n,): (i16,) = dir.from_key(b"\xfe\x12\xfb\xd5")?;
+    /// assert_eq!(n, -1066);
+    /// assert!(dir.from_key::<(i16,)>(b"\x12\xfb\xd5").is_err()); // no prefix
+    /// assert!(dir.from_key::<(i8,)>(b"\xfe\x12\xfb\xd5").is_err()); // does not fit
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn from_key<'de, T: FdbKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        // Most formats have no prefix: skip the comparison (a call to `memcmp`) for them.
+        if !self.prefix.is_empty() && !bytes.starts_with(&self.prefix) {
+            return Err(Error::InvalidField {
+                at: Location::at(0),
+                ty: "prefix",
+                detail: format!(
+                    "the key starts with {}, not this format's prefix {}; it is a key of another subspace or \
+                     directory, or the format was given the wrong prefix",
+                    hex(&bytes[..bytes.len().min(self.prefix.len())]),
+                    hex(&self.prefix)
+                )
+                .into(),
+            });
+        }
+        let mut r = TupleReader::at(bytes, self.prefix.len());
+        let value = T::read_fields(&mut r)?;
+        r.finish()?;
+        Ok(value)
+    }
+
+    /// The tuple layer's range of every key that extends `value` by one or more fields: the
+    /// packed key followed by `00`, to the packed key followed by `ff` (both exclusive of
+    /// the key itself, as FoundationDB's `Tuple.range` / `fdb.tuple.range`).
+    ///
+    /// It is not the byte-prefix range of the packed key: under `("a",)` (`02 61 00`) that
+    /// would also hold `("a\0",)` (`02 61 00 ff 00`), which is not a key under `("a",)`.
+    ///
+    /// # Errors
+    ///
+    /// As [`to_key`](Self::to_key).
+    ///
+    /// ```
+    /// use rowkey::format::FdbTuple;
+    ///
+    /// let tuples = FdbTuple::default();
+    /// let (start, end) = tuples.range(&("users",))?;
+    /// assert_eq!(start.as_bytes(), b"\x02users\x00\x00");
+    /// assert_eq!(end.as_bytes(), b"\x02users\x00\xff");
+    ///
+    /// let ada = tuples.to_key(&("users", "ada"))?;
+    /// assert!(start < ada && ada < end);
+    /// let nul = tuples.to_key(&("users\0",))?; // shares the bytes of ("users",), not a key under it
+    /// assert!(nul >= end);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn range<'de, T: FdbKey<'de>>(&self, value: &T) -> Result<(Key, Key)> {
+        let mut start = self.to_key(value)?;
+        let mut end = start.clone();
+        start.push(0x00);
+        end.push(0xff);
+        Ok((start, end))
+    }
+}
+
+/// Bytes as lowercase hex pairs, for error messages.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "nothing".to_owned();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+}
+
+/// A key whose fields the tuple layer packs: `()` and tuples of 1 to 12 field types of
+/// [`FdbTuple`] (the same trait shape as [`OrderedKey`](crate::format::OrderedKey)).
+///
+/// ```
+/// use rowkey::format::{FdbKey, FdbTuple};
+///
+/// fn field_count<'de, T: FdbKey<'de>>(_: &T) -> usize {
+///     T::FIELDS
+/// }
+/// assert_eq!(field_count(&("a", 1u8, true)), 3);
+/// assert_eq!(FdbTuple::default().to_key(&())?.as_bytes(), b"");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait FdbKey<'de>: Sized {
+    /// How many fields the key has.
+    const FIELDS: usize;
+
+    /// Writes the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's encoder returns.
+    fn write_fields(&self, w: &mut TupleWriter<'_>) -> Result<()>;
+
+    /// Reads the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's decoder returns.
+    fn read_fields(r: &mut TupleReader<'de>) -> Result<Self>;
+}
+
+/// The key of no fields: the prefix alone.
+impl<'de> FdbKey<'de> for () {
+    const FIELDS: usize = 0;
+
+    fn write_fields(&self, _: &mut TupleWriter<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn read_fields(_: &mut TupleReader<'de>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+macro_rules! fdb_tuples {
+    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
+        impl<'de, $($name),+> FdbKey<'de> for ($($name,)+)
+        where
+            $($name: WriteField<FdbTuple> + ReadField<'de, FdbTuple>,)+
+        {
+            const FIELDS: usize = $n;
+
+            #[inline]
+            fn write_fields(&self, w: &mut TupleWriter<'_>) -> Result<()> {
+                $(w.field(&self.$idx)?;)+
+                Ok(())
+            }
+
+            #[inline]
+            fn read_fields(r: &mut TupleReader<'de>) -> Result<Self> {
+                Ok(($(r.field::<$name>()?,)+))
+            }
+        }
+    )+};
+}
+
+for_each_tuple!(fdb_tuples);
+
+/// Writes a key's fields one after another, naming the field in any error.
+///
+/// ```
+/// use rowkey::Key;
+/// use rowkey::format::TupleWriter;
+///
+/// let mut key = Key::new();
+/// let mut w = TupleWriter::new(&mut key);
+/// w.field("a")?;
+/// w.field(&-2i32)?;
+/// assert_eq!(key.as_bytes(), b"\x02a\x00\x13\xfd");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub struct TupleWriter<'a> {
+    out: &'a mut Key,
+    index: usize,
+}
+
+impl<'a> TupleWriter<'a> {
+    /// A writer that appends fields to `out` (after whatever it holds, such as a prefix).
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::from(&b"\xfe"[..]);
+    /// rowkey::format::TupleWriter::new(&mut key).field(&true)?;
+    /// assert_eq!(key.as_bytes(), b"\xfe\x27");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn new(out: &'a mut Key) -> Self {
+        TupleWriter { out, index: 0 }
+    }
+
+    /// Appends the next field.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns, with the field's position and offset filled in.
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::new();
+    /// rowkey::format::TupleWriter::new(&mut key).field(&0u64)?;
+    /// assert_eq!(key.as_bytes(), [0x14]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn field<T: WriteField<FdbTuple> + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let start = self.out.len();
+        value.write(self.out).map_err(|e| e.in_field(self.index, None, start))?;
+        self.index += 1;
+        Ok(())
+    }
+}
+
+/// Reads a packed tuple's fields one after another: fields are cut as they are read, since
+/// only a field's type code says where it ends.
+///
+/// ```
+/// use rowkey::format::TupleReader;
+///
+/// let mut r = TupleReader::new(b"\x02a\x00\x13\xfd");
+/// let text: String = r.field()?;
+/// let n: i32 = r.field()?;
+/// r.finish()?;
+/// assert_eq!((text.as_str(), n), ("a", -2));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub struct TupleReader<'de> {
+    key: &'de [u8],
+    /// The offset of the next byte in the key.
+    pos: usize,
+    /// How many nested tuples the reader is inside: there a null is `00 ff`, and a lone `00`
+    /// ends the nested tuple.
+    depth: usize,
+    /// The top-level field being read, for errors.
+    index: usize,
+}
+
+impl<'de> TupleReader<'de> {
+    /// A reader of `bytes`, a packed tuple with no prefix.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\x27");
+    /// assert!(r.field::<bool>()?);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn new(bytes: &'de [u8]) -> Self {
+        TupleReader::at(bytes, 0)
+    }
+
+    /// A reader of the tuple that starts at `start` in `key`, so errors give offsets in the
+    /// whole key.
+    pub(crate) fn at(key: &'de [u8], start: usize) -> Self {
+        TupleReader { key, pos: start, depth: 0, index: 0 }
+    }
+
+    /// Reads the next field as a `T`.
+    ///
+    /// # Errors
+    ///
+    /// What `T`'s decoder returns, with the field's position and offset filled in.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\x15\x01");
+    /// assert!(r.field::<String>().is_err()); // an integer, not a string
+    /// ```
+    #[inline]
+    pub fn field<T: ReadField<'de, FdbTuple>>(&mut self) -> Result<T> {
+        let (start, index) = (self.pos, self.index);
+        let value = T::read(self).map_err(|e| e.in_field(index, None, start))?;
+        self.index += 1;
+        Ok(value)
+    }
+
+    /// Checks that every byte was read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TrailingBytes`] when bytes are left.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\x14\x14");
+    /// assert_eq!(r.field::<u8>()?, 0);
+    /// assert!(r.finish().is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn finish(&self) -> Result<()> {
+        let pos = self.pos;
+        if pos < self.key.len() {
+            return Err(Error::TrailingBytes { offset: pos, len: self.key.len() - pos });
+        }
+        Ok(())
+    }
+}
+
+impl<'de> TupleReader<'de> {
+    /// The next byte, not consumed.
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.key.get(self.pos).copied()
+    }
+
+    /// Whether the reader is at the `00` that ends the nested tuple it is in.
+    #[inline]
+    fn at_nested_end(&self) -> bool {
+        self.depth > 0 && self.peek() == Some(0x00) && self.key.get(self.pos + 1) != Some(&0xff)
+    }
+
+    /// Reads a field's type code, which must be one `accepts` takes; `want` says what that is
+    /// (`"a string (type code 02)"`), for the error.
+    #[inline]
+    fn code(&mut self, ty: &'static str, want: &str, accepts: impl Fn(u8) -> bool) -> Result<u8> {
+        if self.at_nested_end() {
+            return Err(Error::invalid(
+                ty,
+                format!(
+                    "the nested tuple ends here (00), where {want} was expected; it has fewer elements than the type"
+                ),
+            ));
+        }
+        let Some(code) = self.peek() else {
+            return Err(Error::Truncated {
+                at: Location::at(self.pos),
+                detail: "the tuple has fewer fields than the type",
+            });
+        };
+        if !accepts(code) {
+            return Err(Error::invalid(
+                ty,
+                format!("found {} (type code {code:02x}) where {want} was expected", values::code_name(code)),
+            ));
+        }
+        self.pos += 1;
+        Ok(code)
+    }
+
+    /// Takes the next `n` bytes of a field.
+    #[inline]
+    fn take(&mut self, n: usize, ty: &'static str) -> Result<&'de [u8]> {
+        let pos = self.pos;
+        let Some(bytes) = self.key.get(pos..pos + n) else {
+            return Err(Error::invalid(
+                ty,
+                format!("the key ends {} bytes into a part of the field that needs {n}", self.key.len() - pos),
+            ));
+        };
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    /// Takes the next `N` bytes of a field.
+    #[inline]
+    fn take_array<const N: usize>(&mut self, ty: &'static str) -> Result<[u8; N]> {
+        let mut array = [0u8; N];
+        array.copy_from_slice(self.take(N, ty)?);
+        Ok(array)
+    }
+
+    /// Takes an escaped byte string's body and its `00` end: every `00` inside is written
+    /// `00 ff`. Borrowed when it holds no escape.
+    #[inline]
+    fn escaped(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+        let rest = &self.key[self.pos..];
+        let mut owned: Option<Vec<u8>> = None;
+        let mut from = 0;
+        loop {
+            let Some(at) = find_zero(&rest[from..]).map(|i| from + i) else {
+                return Err(Error::invalid(
+                    ty,
+                    "the key ends inside the value: it has no 00 end byte (a 00 inside the value is written 00 ff)",
+                ));
+            };
+            if rest.get(at + 1) == Some(&0xff) {
+                owned.get_or_insert_with(Vec::new).extend_from_slice(&rest[from..=at]);
+                from = at + 2;
+                continue;
+            }
+            self.pos += at + 1;
+            return Ok(match owned {
+                None => Cow::Borrowed(&rest[..at]),
+                Some(mut buf) => {
+                    buf.extend_from_slice(&rest[from..at]);
+                    Cow::Owned(buf)
+                }
+            });
+        }
+    }
+}
+
+/// The index of the first `00` in `bytes`, eight bytes at a time: a string field ends at its
+/// first `00` that no `ff` follows, and this search is most of the time spent reading one.
+#[inline]
+fn find_zero(bytes: &[u8]) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        // A byte of `word` is zero exactly where this has its top bit set, the lowest such
+        // byte first (a borrow only carries upwards from a zero byte).
+        let zeros = word.wrapping_sub(LOW) & !word & HIGH;
+        if zeros != 0 {
+            return Some(offset + zeros.trailing_zeros() as usize / 8);
+        }
+        offset += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == 0).map(|i| offset + i)
+}
+
+#[cfg(test)]
+mod tests;

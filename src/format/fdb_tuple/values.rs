@@ -1,0 +1,494 @@
+//! The tuple layer's bytes for each value family: the capabilities of [`FdbTuple`].
+
+use std::borrow::Cow;
+
+use super::{FdbTuple, TupleReader};
+use crate::error::{Error, Location, Result};
+use crate::field::{
+    Addrs, Bools, ByteStrings, Durations, Floats, Instants, Ints, Nested, Options, ReadField, Sink, Strings,
+    SystemTimes, Uuids, Versionstamps, WriteField,
+};
+
+const NULL: u8 = 0x00;
+const BYTES: u8 = 0x01;
+const STRING: u8 = 0x02;
+const NESTED: u8 = 0x05;
+const NEG_BIG: u8 = 0x0b;
+const ZERO: u8 = 0x14;
+const POS_BIG: u8 = 0x1d;
+const FLOAT: u8 = 0x20;
+const DOUBLE: u8 = 0x21;
+const FALSE: u8 = 0x26;
+const TRUE: u8 = 0x27;
+const UUID: u8 = 0x30;
+const VERSIONSTAMP: u8 = 0x33;
+
+/// What a type code stands for, for error messages.
+pub(super) fn code_name(code: u8) -> &'static str {
+    match code {
+        NULL => "null",
+        BYTES => "a byte string",
+        STRING => "a string",
+        NESTED => "a nested tuple",
+        NEG_BIG..=POS_BIG => "an integer",
+        FLOAT => "a float",
+        DOUBLE => "a double",
+        FALSE | TRUE => "a bool",
+        UUID => "a UUID",
+        VERSIONSTAMP => "a versionstamp",
+        _ => "a type this crate does not read",
+    }
+}
+
+// ---- Integers ----
+
+/// Writes an integer given as its sign and magnitude: `14` for zero; a code `14 ± n` and the
+/// magnitude's `n` big-endian bytes (inverted when negative) up to 8 bytes; past that the
+/// arbitrary-precision codes `1d n` / `0b !n`. Exactly ±(2^64−1) takes 8 bytes, so `1c`/`0c`.
+#[inline]
+fn write_integer<S: Sink>(negative: bool, magnitude: u128, out: &mut S) {
+    let n = (u128::BITS - magnitude.leading_zeros()).div_ceil(8) as usize;
+    let be = magnitude.to_be_bytes();
+    let mut buf = [0u8; 18];
+    let head = if n <= 8 {
+        buf[0] = if negative { ZERO - n as u8 } else { ZERO + n as u8 };
+        1
+    } else {
+        buf[0] = if negative { NEG_BIG } else { POS_BIG };
+        buf[1] = if negative { !(n as u8) } else { n as u8 };
+        2
+    };
+    buf[head..head + n].copy_from_slice(&be[16 - n..]);
+    if negative {
+        buf[head..head + n].iter_mut().for_each(|b| *b = !*b);
+    }
+    out.write(&buf[..head + n]);
+}
+
+/// Reads an integer field as its sign and magnitude, refusing every form the encoder does not
+/// write.
+#[inline]
+fn read_integer(r: &mut TupleReader<'_>, ty: &'static str) -> Result<(bool, u128)> {
+    let code = r.code(ty, "an integer (type codes 0b..1d)", |c| (NEG_BIG..=POS_BIG).contains(&c))?;
+    let negative = code < ZERO;
+    let len = match code {
+        ZERO => return Ok((false, 0)),
+        NEG_BIG | POS_BIG => {
+            let raw = r.take(1, ty)?[0];
+            let len = if negative { !raw } else { raw };
+            if len <= 8 {
+                return Err(noncanonical_big(r, len, negative));
+            }
+            if len > 16 {
+                return Err(Error::invalid(
+                    ty,
+                    format!("the integer has {len} bytes, more than any Rust integer holds (u128 and i128 hold 16)"),
+                ));
+            }
+            usize::from(len)
+        }
+        _ => usize::from(code.abs_diff(ZERO)),
+    };
+    let digits = r.take(len, ty)?;
+    let lead = if negative { !digits[0] } else { digits[0] };
+    if lead == 0 {
+        return Err(Error::NonCanonical {
+            at: Location::UNKNOWN,
+            detail: "the integer has a leading zero byte; its canonical form uses the type code of one byte fewer",
+        });
+    }
+    let magnitude = digits.iter().fold(0u128, |acc, &b| acc << 8 | u128::from(if negative { !b } else { b }));
+    Ok((negative, magnitude))
+}
+
+/// The error for an integer of 8 bytes or fewer under an arbitrary-precision code.
+fn noncanonical_big(r: &TupleReader<'_>, len: u8, negative: bool) -> Error {
+    let at = Location::at(r.pos - 2);
+    let python = len == 8
+        && r.key.get(r.pos..r.pos + 8).is_some_and(|d| d.iter().all(|&b| b == if negative { 0 } else { 0xff }));
+    let detail = match (python, negative) {
+        (true, false) => {
+            "2^64-1 written as 1d 08 ff ff ff ff ff ff ff ff (FoundationDB's Python binding writes this form); the \
+             canonical form, which the tuple spec and the Java and Go bindings write, is 1c ff ff ff ff ff ff ff ff"
+        }
+        (true, true) => {
+            "-(2^64-1) written as 0b f7 00 00 00 00 00 00 00 00 (FoundationDB's Python binding writes this form); \
+             the canonical form, which the tuple spec and the Java and Go bindings write, is 0c 00 00 00 00 00 00 00 00"
+        }
+        _ => {
+            "an integer of 8 bytes or fewer under an arbitrary-precision type code (1d or 0b); its canonical form \
+             is the type code of its length (0c..1c) followed by its bytes"
+        }
+    };
+    Error::NonCanonical { at, detail }
+}
+
+/// The error for an integer that does not fit the requested type.
+fn out_of_range(negative: bool, magnitude: u128, ty: &'static str) -> Error {
+    let value = if negative { 0i128.checked_sub_unsigned(magnitude) } else { i128::try_from(magnitude).ok() };
+    match value {
+        Some(value) => Error::out_of_range(value, ty),
+        None => Error::invalid(
+            ty,
+            format!(
+                "the value {}{magnitude} does not fit in {ty}; decode into a wider type (the key was written from one)",
+                if negative { "-" } else { "" }
+            ),
+        ),
+    }
+}
+
+macro_rules! fdb_signed {
+    ($($ty:ty),*) => {$(
+        impl Ints<$ty> for FdbTuple {
+            #[inline]
+            fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
+                #[allow(clippy::cast_lossless)]
+                let wide = value as i128;
+                write_integer(wide < 0, wide.unsigned_abs(), out);
+                Ok(())
+            }
+
+            #[inline]
+            fn read_int(input: &mut TupleReader<'_>) -> Result<$ty> {
+                let ty = stringify!($ty);
+                let (negative, magnitude) = read_integer(input, ty)?;
+                let wide = if negative { 0i128.checked_sub_unsigned(magnitude) } else { i128::try_from(magnitude).ok() };
+                wide.and_then(|w| <$ty>::try_from(w).ok()).ok_or_else(|| out_of_range(negative, magnitude, ty))
+            }
+        }
+    )*};
+}
+
+macro_rules! fdb_unsigned {
+    ($($ty:ty),*) => {$(
+        impl Ints<$ty> for FdbTuple {
+            #[inline]
+            fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
+                #[allow(clippy::cast_lossless)]
+                write_integer(false, value as u128, out);
+                Ok(())
+            }
+
+            #[inline]
+            fn read_int(input: &mut TupleReader<'_>) -> Result<$ty> {
+                let ty = stringify!($ty);
+                let (negative, magnitude) = read_integer(input, ty)?;
+                let value = if negative { None } else { <$ty>::try_from(magnitude).ok() };
+                value.ok_or_else(|| out_of_range(negative, magnitude, ty))
+            }
+        }
+    )*};
+}
+
+fdb_signed!(i8, i16, i32, i64, isize, i128);
+fdb_unsigned!(u8, u16, u32, u64, usize, u128);
+
+// ---- Floats ----
+
+// The tuple layer's float transform: a positive float gets its sign bit set, a negative one
+// has every bit inverted, so the bytes sort as the floats' total order (-NaN < -inf < ... <
+// -0.0 < 0.0 < ... < inf < NaN). Every bit pattern is a float, so decoding takes any bytes
+// and gives back the same bits. The two impls are written out (not made by a macro) so that
+// a compile error listing the formats with floats shows them plainly.
+const fn sortable_bits(bits: u64, sign: u64) -> u64 {
+    if bits & sign != 0 { !bits } else { bits | sign }
+}
+
+const fn float_bits(sortable: u64, sign: u64) -> u64 {
+    if sortable & sign != 0 { sortable & !sign } else { !sortable }
+}
+
+impl Floats<f32> for FdbTuple {
+    #[inline]
+    fn write_float<S: Sink>(value: f32, out: &mut S) -> Result<()> {
+        let bits = sortable_bits(value.to_bits().into(), 1 << 31) as u32;
+        out.write_byte(FLOAT);
+        out.write(&bits.to_be_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn read_float(input: &mut TupleReader<'_>) -> Result<f32> {
+        input.code("f32", "a float (type code 20)", |c| c == FLOAT)?;
+        let sortable = u32::from_be_bytes(input.take_array("f32")?);
+        Ok(f32::from_bits(float_bits(sortable.into(), 1 << 31) as u32))
+    }
+}
+
+impl Floats<f64> for FdbTuple {
+    #[inline]
+    fn write_float<S: Sink>(value: f64, out: &mut S) -> Result<()> {
+        out.write_byte(DOUBLE);
+        out.write(&sortable_bits(value.to_bits(), 1 << 63).to_be_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn read_float(input: &mut TupleReader<'_>) -> Result<f64> {
+        input.code("f64", "a double (type code 21)", |c| c == DOUBLE)?;
+        let sortable = u64::from_be_bytes(input.take_array("f64")?);
+        Ok(f64::from_bits(float_bits(sortable, 1 << 63)))
+    }
+}
+
+// ---- Bools ----
+
+impl Bools for FdbTuple {
+    #[inline]
+    fn write_bool<S: Sink>(value: bool, out: &mut S) -> Result<()> {
+        out.write_byte(if value { TRUE } else { FALSE });
+        Ok(())
+    }
+
+    #[inline]
+    fn read_bool(input: &mut TupleReader<'_>) -> Result<bool> {
+        Ok(input.code("bool", "a bool (type code 26 or 27)", |c| c == FALSE || c == TRUE)? == TRUE)
+    }
+}
+
+// ---- Strings and byte strings ----
+
+/// Writes a type code, the bytes with every `00` as `00 ff`, and the `00` end.
+#[inline]
+fn write_escaped<S: Sink>(code: u8, bytes: &[u8], out: &mut S) {
+    // A short value without a 00 (the usual case) goes to the sink in one write.
+    const SHORT: usize = 62;
+    if bytes.len() <= SHORT && !bytes.contains(&0) {
+        let mut buf = [0u8; SHORT + 2];
+        buf[0] = code;
+        buf[1..=bytes.len()].copy_from_slice(bytes);
+        out.write(&buf[..bytes.len() + 2]);
+        return;
+    }
+    out.write_byte(code);
+    let mut parts = bytes.split(|&b| b == 0);
+    if let Some(first) = parts.next() {
+        out.write(first);
+    }
+    for part in parts {
+        out.write(&[0x00, 0xff]);
+        out.write(part);
+    }
+    out.write_byte(0x00);
+}
+
+#[inline]
+fn read_text<'de>(r: &mut TupleReader<'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+    r.code(ty, "a string (type code 02)", |c| c == STRING)?;
+    match r.escaped(ty)? {
+        Cow::Borrowed(b) => std::str::from_utf8(b).map(Cow::Borrowed).map_err(|e| not_utf8(ty, &e)),
+        Cow::Owned(v) => String::from_utf8(v).map(Cow::Owned).map_err(|e| not_utf8(ty, &e.utf8_error())),
+    }
+}
+
+fn not_utf8(ty: &'static str, e: &std::str::Utf8Error) -> Error {
+    Error::invalid(ty, format!("the string is not UTF-8 ({e}); a tuple string (type code 02) always is"))
+}
+
+impl Strings for FdbTuple {
+    #[inline]
+    fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()> {
+        write_escaped(STRING, value.as_bytes(), out);
+        Ok(())
+    }
+
+    #[inline]
+    fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()> {
+        write_escaped(STRING, value.encode_utf8(&mut [0; 4]).as_bytes(), out);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
+        read_text(input, ty)
+    }
+
+    fn read_char(input: &mut TupleReader<'_>) -> Result<char> {
+        let text = read_text(input, "char")?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(Error::invalid(
+                "char",
+                format!("the string holds {} characters, not exactly one", text.chars().count()),
+            )),
+        }
+    }
+}
+
+impl ByteStrings for FdbTuple {
+    #[inline]
+    fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
+        write_escaped(BYTES, value, out);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+        input.code(ty, "a byte string (type code 01)", |c| c == BYTES)?;
+        input.escaped(ty)
+    }
+}
+
+// ---- Null ----
+
+impl Options for FdbTuple {
+    #[inline]
+    fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
+        match value {
+            // Inside a nested tuple, the element's sink turns this into `00 ff`.
+            None => {
+                out.write_byte(NULL);
+                Ok(())
+            }
+            Some(value) => value.write(out),
+        }
+    }
+
+    #[inline]
+    fn read_option<'de, T: ReadField<'de, Self>>(input: Self::Input<'_, 'de>) -> Result<Option<T>> {
+        if input.peek() != Some(NULL) || input.at_nested_end() {
+            // A value, or the end of a nested tuple, which the value's reader reports.
+            return T::read(input).map(Some);
+        }
+        input.pos += if input.depth > 0 { 2 } else { 1 };
+        Ok(None)
+    }
+}
+
+// ---- UUIDs ----
+
+impl Uuids for FdbTuple {
+    #[inline]
+    fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+        out.write_byte(UUID);
+        out.write(value);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_id(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]> {
+        input.code(ty, "a UUID (type code 30)", |c| c == UUID)?;
+        input.take_array(ty)
+    }
+}
+
+// ---- Types the tuple layer has no code for ----
+
+// Written as the model's defaults, which keep their order under the tuple layer's codes:
+// instants as integer microseconds (nanoseconds for `Nanos`) since 1970, dates as integer
+// days, `SystemTime` as integer microseconds, a `Duration` as a 12-byte byte string (seconds,
+// then nanoseconds, big-endian), an address as a byte string of its octets (an `IpAddr` with
+// `04` or `06` before them).
+impl Instants for FdbTuple {}
+impl SystemTimes for FdbTuple {}
+impl Durations for FdbTuple {}
+impl Addrs for FdbTuple {}
+
+// ---- Nested tuples ----
+
+/// A sink for one element of a nested tuple. Inside a nested tuple a null is `00 ff`, since a
+/// lone `00` ends the tuple; an element's bytes are exactly `00` only when it is a null (every
+/// other element starts with a non-zero type code), so a lone `00` is held back and, if
+/// nothing follows it, written as `00 ff`.
+struct ElementSink<'a, S> {
+    out: &'a mut S,
+    state: Element,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Element {
+    Empty,
+    HeldNull,
+    Written,
+}
+
+impl<S: Sink> ElementSink<'_, S> {
+    fn finish(self) {
+        if self.state == Element::HeldNull {
+            self.out.write(&[0x00, 0xff]);
+        }
+    }
+}
+
+impl<S: Sink> Sink for ElementSink<'_, S> {
+    fn write(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        match self.state {
+            Element::Empty if bytes == [NULL] => {
+                self.state = Element::HeldNull;
+                return;
+            }
+            Element::HeldNull => self.out.write_byte(NULL),
+            _ => {}
+        }
+        self.state = Element::Written;
+        self.out.write(bytes);
+    }
+}
+
+impl Nested for FdbTuple {
+    fn write_nested_start<S: Sink>(out: &mut S) -> Result<()> {
+        out.write_byte(NESTED);
+        Ok(())
+    }
+
+    fn write_element<T: WriteField<Self> + ?Sized, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        let mut sink = ElementSink { out, state: Element::Empty };
+        value.write(&mut sink)?;
+        sink.finish();
+        Ok(())
+    }
+
+    fn write_nested_end<S: Sink>(out: &mut S) -> Result<()> {
+        out.write_byte(0x00);
+        Ok(())
+    }
+
+    fn reborrow<'a, 'r: 'a, 'de: 'r>(input: &'a mut Self::Input<'r, 'de>) -> Self::Input<'a, 'de> {
+        input
+    }
+
+    fn read_nested_start(input: &mut TupleReader<'_>, ty: &'static str) -> Result<()> {
+        input.code(ty, "a nested tuple (type code 05)", |c| c == NESTED)?;
+        input.depth += 1;
+        Ok(())
+    }
+
+    fn read_nested_end(input: &mut TupleReader<'_>, ty: &'static str) -> Result<()> {
+        if !input.at_nested_end() {
+            let found = match input.peek() {
+                None => "the end of the key",
+                Some(c) => code_name(c),
+            };
+            return Err(Error::invalid(
+                ty,
+                format!(
+                    "found {found} where the nested tuple's 00 end was expected; it has more elements than the type"
+                ),
+            ));
+        }
+        input.pos += 1;
+        input.depth -= 1;
+        Ok(())
+    }
+}
+
+// ---- Versionstamps ----
+
+impl Versionstamps for FdbTuple {
+    fn write_versionstamp<S: Sink>(value: &[u8; 12], out: &mut S) -> Result<()> {
+        out.write_byte(VERSIONSTAMP);
+        out.write(value);
+        Ok(())
+    }
+
+    fn read_versionstamp(input: &mut TupleReader<'_>) -> Result<[u8; 12]> {
+        let ty = "Versionstamp";
+        input.code(ty, "a versionstamp (type code 33)", |c| c == VERSIONSTAMP)?;
+        input.take_array(ty)
+    }
+}
