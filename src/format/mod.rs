@@ -7,11 +7,14 @@
 //! - [`fdb_tuple`]: FoundationDB's tuple layer, the keys every FoundationDB binding packs.
 //! - [`hbase`]: HBase's `OrderedBytes`, the keys HBase's `Ordered*` data types and `Struct`
 //!   write.
+//! - [`memcomparable`]: the bytes of the `memcomparable` crate 0.2 (RisingWave's): fixed-width
+//!   integers, strings in 9-byte groups, no escapes.
 
 pub mod delimited;
 pub mod fdb_tuple;
 pub(crate) mod flatten;
 pub mod hbase;
+pub mod memcomparable;
 pub mod ordered;
 mod ordered_values;
 pub(crate) mod prefix;
@@ -20,6 +23,7 @@ mod tuple;
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
 pub use hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+pub use memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, MemcomparableWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;

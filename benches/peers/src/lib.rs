@@ -14,6 +14,7 @@ use std::fmt::Debug;
 use std::hint::black_box;
 
 use ordcode::Order;
+use rowkey::format::{Memcomparable, MemcomparableKey};
 use rowkey::{Key, KeyRanges, RowKey, RowKeyOwned};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -350,11 +351,24 @@ pub trait Subject:
     type Tuple: RowKeyOwned;
     /// The tuple with `&str` fields.
     type TupleRef<'a>: RowKey<'a>;
+    /// The fields as rowkey's memcomparable format takes them, whose key is the memcomparable
+    /// crate's bytes of this struct (serde hands the crate a `[u8; 16]` as 16 `u8`s: the
+    /// big-endian bytes of a `u128`).
+    type McFields<'a>: MemcomparableKey<'a>
+    where
+        Self: 'a;
+    /// The tuple that owned values decode into from those bytes.
+    type McTuple: for<'de> MemcomparableKey<'de>;
+    /// The tuple that borrows what it can from them: `&str` for text of one 8-byte group,
+    /// `Cow<str>` for longer text (whose groups are cut by marker bytes).
+    type McBorrowed<'a>: MemcomparableKey<'a>;
 
     /// [`INPUTS`] values.
     fn inputs() -> Vec<Self>;
     /// The fields as rowkey's tuple encode takes them.
     fn fields(&self) -> Self::Fields<'_>;
+    /// The fields as rowkey's memcomparable format takes them.
+    fn mc_fields(&self) -> Self::McFields<'_>;
     /// The baseline encoder.
     fn hand_written(&self, out: &mut Vec<u8>);
     /// The baseline decoder: one pass over the same bytes, into the owned type.
@@ -371,12 +385,19 @@ impl Subject for Device {
     type Fields<'a> = (&'a str, &'a str, i64);
     type Tuple = (String, String, i64);
     type TupleRef<'a> = (&'a str, &'a str, i64);
+    type McFields<'a> = (&'a str, &'a str, i64);
+    type McTuple = (String, String, i64);
+    type McBorrowed<'a> = (&'a str, &'a str, i64);
 
     fn inputs() -> Vec<Self> {
         devices()
     }
 
     fn fields(&self) -> Self::Fields<'_> {
+        (&self.kind, &self.id, self.millis)
+    }
+
+    fn mc_fields(&self) -> Self::McFields<'_> {
         (&self.kind, &self.id, self.millis)
     }
 
@@ -401,6 +422,9 @@ impl Subject for Wide {
     type Fields<'a> = (&'a str, u32, i64, f64, bool, [u8; 16]);
     type Tuple = (String, u32, i64, f64, bool, [u8; 16]);
     type TupleRef<'a> = (&'a str, u32, i64, f64, bool, [u8; 16]);
+    type McFields<'a> = (&'a str, u32, i64, f64, bool, u128);
+    type McTuple = (String, u32, i64, f64, bool, u128);
+    type McBorrowed<'a> = (Cow<'a, str>, u32, i64, f64, bool, u128);
 
     fn inputs() -> Vec<Self> {
         wides()
@@ -408,6 +432,10 @@ impl Subject for Wide {
 
     fn fields(&self) -> Self::Fields<'_> {
         (&self.name, self.count, self.seq, self.value, self.flag, self.tag)
+    }
+
+    fn mc_fields(&self) -> Self::McFields<'_> {
+        (&self.name, self.count, self.seq, self.value, self.flag, u128::from_be_bytes(self.tag))
     }
 
     fn hand_written(&self, out: &mut Vec<u8>) {
@@ -493,6 +521,11 @@ impl Encoded {
             memcomparable_reuse(v, &mut buf);
             assert_eq!(buf, memcomparable[i]);
             assert_eq!(&memcomparable::from_slice::<T>(&memcomparable[i]).unwrap(), v);
+            Memcomparable::encode_into(&v.mc_fields(), &mut key).unwrap();
+            assert_eq!(key.as_bytes(), memcomparable[i], "rowkey's memcomparable format differs from the crate: {v:?}");
+            let owned = Memcomparable::from_key::<T::McTuple>(&memcomparable[i]).unwrap();
+            assert_eq!(Memcomparable::to_key(&owned).unwrap(), key);
+            assert!(Memcomparable::from_key::<T::McBorrowed<'_>>(&memcomparable[i]).is_ok());
             let n = ordcode::ser_to_buf_ordered(&mut fixed, v, Order::Ascending).unwrap();
             assert_eq!(fixed[..n], ordcode[i]);
             assert_eq!(&ordcode::de_from_bytes_asc::<_, T>(&ordcode[i]).unwrap(), v);
@@ -595,6 +628,26 @@ pub fn operations<'a, T: Subject>(inputs: &'a [T], keys: &'a Encoded) -> Vec<(&'
     ops.push((
         "ordcode_de_from_bytes",
         each(&keys.ordcode, |k| drop(black_box(ordcode::de_from_bytes_asc::<_, T>(k).unwrap()))),
+    ));
+
+    // rowkey's memcomparable format, on the memcomparable crate's bytes.
+    let mut key = Key::new();
+    ops.push((
+        "rowkey_memcomparable_encode_into",
+        each(inputs, move |v| Memcomparable::encode_into(&v.mc_fields(), black_box(&mut key)).unwrap()),
+    ));
+    ops.push((
+        "rowkey_memcomparable_to_key",
+        each(inputs, |v| drop(black_box(Memcomparable::to_key(&v.mc_fields()).unwrap()))),
+    ));
+    let mc = &keys.memcomparable;
+    ops.push((
+        "rowkey_memcomparable_from_key",
+        each(mc, |k| drop(black_box(Memcomparable::from_key::<T::McTuple>(k).unwrap()))),
+    ));
+    ops.push((
+        "rowkey_memcomparable_from_key_borrowed",
+        each(mc, |k| drop(black_box(Memcomparable::from_key::<T::McBorrowed<'_>>(k).unwrap()))),
     ));
     ops
 }

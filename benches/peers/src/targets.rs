@@ -68,7 +68,42 @@ pub fn check(group: &str, value: &dyn Fn(&str) -> Option<f64>) -> Vec<Target> {
     if let (Some(range), Some(encode)) = (value("rowkey_prefix_range"), value("rowkey_encode_into")) {
         out.push(ratio_target("2-field prefix range ≤ 2 encodes".into(), range, encode, 2.0, "encode_into"));
     }
+    memcomparable_targets(group, value, &mut out);
     out
+}
+
+/// The memcomparable format's targets: ahead of the crate whose bytes it writes, and, for the
+/// wide key (fixed-width integers, no escapes), ahead of storekey's encode and borrowed decode.
+fn memcomparable_targets(group: &str, value: &dyn Fn(&str) -> Option<f64>, out: &mut Vec<Target>) {
+    let pairs = [
+        ("rowkey_memcomparable_encode_into", "memcomparable_serializer_reuse", "encode_into"),
+        ("rowkey_memcomparable_to_key", "memcomparable_to_vec", "to_key"),
+        ("rowkey_memcomparable_from_key", "memcomparable_from_slice", "owned from_key"),
+        ("rowkey_memcomparable_from_key_borrowed", "memcomparable_from_slice", "borrowed from_key"),
+    ];
+    for (ours, theirs, what) in pairs {
+        if let (Some(o), Some(t)) = (value(ours), value(theirs)) {
+            out.push(faster(
+                format!("memcomparable format {what} ahead of the memcomparable crate"),
+                o,
+                "memcomparable",
+                t,
+                1.0,
+            ));
+        }
+    }
+    if group != "wide" {
+        return;
+    }
+    let pairs = [
+        ("rowkey_memcomparable_encode_into", "storekey_encode_reuse", "encode_into"),
+        ("rowkey_memcomparable_from_key_borrowed", "storekey_decode_borrow", "borrowed from_key"),
+    ];
+    for (ours, theirs, what) in pairs {
+        if let (Some(o), Some(t)) = (value(ours), value(theirs)) {
+            out.push(faster(format!("memcomparable format {what} ahead of storekey"), o, "storekey", t, 1.0));
+        }
+    }
 }
 
 /// The library an operation id belongs to: its first word.

@@ -1,0 +1,300 @@
+//! Memcomparable keys: [`MemcomparableKey`], its writer and reader, and its impls for `()`
+//! and tuples.
+
+use super::Memcomparable;
+use super::cursor::Cursor;
+use crate::error::{Error, Result};
+use crate::field::{ReadField, Sink, WriteField};
+use crate::format::tuple::for_each_tuple;
+use crate::key::Key;
+
+/// A key type that the memcomparable format can write and read: `()` and tuples of 1 to 12
+/// fields, each a field type of [`Memcomparable`].
+///
+/// ```
+/// use rowkey::format::{Memcomparable, MemcomparableKey};
+///
+/// fn fields<'de, K: MemcomparableKey<'de>>() -> usize {
+///     K::FIELDS
+/// }
+/// assert_eq!(fields::<(String, u32, bool)>(), 3);
+/// assert_eq!(Memcomparable::to_key(&())?.len(), 0);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait MemcomparableKey<'de>: Sized {
+    /// How many fields the key has.
+    const FIELDS: usize;
+
+    /// Writes the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's encoder returns.
+    fn write_fields(&self, w: &mut MemcomparableWriter<'_>) -> Result<()>;
+
+    /// Reads the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's decoder returns.
+    fn read_fields(r: &mut MemcomparableReader<'de>) -> Result<Self>;
+}
+
+/// Appends memcomparable fields to a key.
+///
+/// ```
+/// use rowkey::Desc;
+/// use rowkey::format::MemcomparableWriter;
+///
+/// let mut key = rowkey::Key::new();
+/// MemcomparableWriter::new(&mut key).field(&1u8)?.named_field("rank", &Desc(1u8))?;
+/// assert_eq!(key.as_bytes(), [0x01, 0xfe]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub struct MemcomparableWriter<'a> {
+    out: &'a mut Key,
+    fields: usize,
+}
+
+impl<'a> MemcomparableWriter<'a> {
+    /// A writer that appends to `out`, which may already hold a prefix.
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::from("t/");
+    /// rowkey::format::MemcomparableWriter::new(&mut key).field(&true)?;
+    /// assert_eq!(key.as_bytes(), b"t/\x01");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn new(out: &'a mut Key) -> Self {
+        MemcomparableWriter { out, fields: 0 }
+    }
+
+    /// Appends the next field.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns, located at the field.
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::new();
+    /// rowkey::format::MemcomparableWriter::new(&mut key).field("ab")?;
+    /// assert_eq!(key.as_bytes(), b"\x01ab\x00\x00\x00\x00\x00\x00\x02");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn field<T: WriteField<Memcomparable> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        self.push(None, value)
+    }
+
+    /// Appends the next field, naming it in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::new();
+    /// rowkey::format::MemcomparableWriter::new(&mut key).named_field("id", &7u8)?;
+    /// assert_eq!(key.as_bytes(), [7]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn named_field<T: WriteField<Memcomparable> + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<&mut Self> {
+        self.push(Some(name), value)
+    }
+
+    #[inline(always)]
+    fn push<T: WriteField<Memcomparable> + ?Sized>(
+        &mut self,
+        name: Option<&'static str>,
+        value: &T,
+    ) -> Result<&mut Self> {
+        let index = self.fields;
+        self.fields += 1;
+        let start = self.out.len();
+        value.write(&mut KeySink(self.out)).map_err(|e| e.in_field(index, name, start))?;
+        if T::DESCENDING {
+            // The crate's reverse mode, for this field alone.
+            for b in &mut self.out.as_mut_bytes()[start..] {
+                *b = !*b;
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// The key as a field's sink, with every write inlined: the fields here are a few fixed-width
+/// writes each, for which a call per write would be most of the work.
+struct KeySink<'a>(&'a mut Key);
+
+impl Sink for KeySink<'_> {
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    #[inline(always)]
+    fn write_byte(&mut self, byte: u8) {
+        self.0.push(byte);
+    }
+}
+
+/// Reads the fields of a memcomparable key, in order.
+///
+/// ```
+/// use rowkey::format::MemcomparableReader;
+///
+/// let mut r = MemcomparableReader::new(&[0x01, 0xfe]);
+/// let a: u8 = r.field()?;
+/// let b: rowkey::Desc<u8> = r.named_field("rank")?;
+/// r.finish()?;
+/// assert_eq!((a, b.0), (1, 1));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub struct MemcomparableReader<'de> {
+    cursor: Cursor<'de>,
+    next_field: usize,
+}
+
+impl<'de> MemcomparableReader<'de> {
+    /// A reader at the start of `bytes`.
+    ///
+    /// ```
+    /// let r = rowkey::format::MemcomparableReader::new(b"");
+    /// assert_eq!(r.position(), 0);
+    /// ```
+    #[must_use]
+    pub fn new(bytes: &'de [u8]) -> Self {
+        MemcomparableReader { cursor: Cursor::new(bytes), next_field: 0 }
+    }
+
+    /// The offset of the next field in the key.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::MemcomparableReader::new(&[0, 7, 1]);
+    /// let _: u16 = r.field()?;
+    /// assert_eq!(r.position(), 2);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.cursor.position()
+    }
+
+    /// The 0-based index of the next field to read.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::MemcomparableReader::new(&[0, 7, 1]);
+    /// let _: u16 = r.field()?;
+    /// assert_eq!(r.field_index(), 1);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn field_index(&self) -> usize {
+        self.next_field
+    }
+
+    /// Reads the next field.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] when the key ends inside the field, or what the field's decoder
+    /// returns, located at the field.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::MemcomparableReader::new(&[0, 7]);
+    /// let err = r.field::<u32>().unwrap_err();
+    /// assert_eq!(err.location().field(), Some(0));
+    /// ```
+    #[inline]
+    pub fn field<T: ReadField<'de, Memcomparable>>(&mut self) -> Result<T> {
+        self.take_field(None)
+    }
+
+    /// Reads the next field, naming it in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    ///
+    /// ```
+    /// let mut r = rowkey::format::MemcomparableReader::new(&[2]);
+    /// let err = r.named_field::<bool>("active").unwrap_err();
+    /// assert_eq!(err.location().name(), Some("active"));
+    /// ```
+    #[inline]
+    pub fn named_field<T: ReadField<'de, Memcomparable>>(&mut self, name: &'static str) -> Result<T> {
+        self.take_field(Some(name))
+    }
+
+    #[inline(always)]
+    fn take_field<T: ReadField<'de, Memcomparable>>(&mut self, name: Option<&'static str>) -> Result<T> {
+        let index = self.next_field;
+        self.next_field += 1;
+        let start = self.cursor.position();
+        self.cursor.set_descending(T::DESCENDING);
+        T::read(&mut self.cursor).map_err(|e| e.in_field(index, name, start))
+    }
+
+    /// Checks that the key ends after the last field read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TrailingBytes`] when bytes follow it.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::MemcomparableReader::new(&[1, 9]);
+    /// let _: bool = r.field()?;
+    /// assert!(r.finish().is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn finish(self) -> Result<()> {
+        match self.cursor.remaining().len() {
+            0 => Ok(()),
+            len => Err(Error::TrailingBytes { offset: self.cursor.position(), len }),
+        }
+    }
+}
+
+/// The key of no fields: no bytes.
+impl<'de> MemcomparableKey<'de> for () {
+    const FIELDS: usize = 0;
+
+    fn write_fields(&self, _: &mut MemcomparableWriter<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn read_fields(_: &mut MemcomparableReader<'de>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+macro_rules! memcomparable_tuples {
+    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
+        impl<'de, $($name),+> MemcomparableKey<'de> for ($($name,)+)
+        where
+            $($name: WriteField<Memcomparable> + ReadField<'de, Memcomparable>,)+
+        {
+            const FIELDS: usize = $n;
+
+            #[inline]
+            fn write_fields(&self, w: &mut MemcomparableWriter<'_>) -> Result<()> {
+                $(w.field(&self.$idx)?;)+
+                Ok(())
+            }
+
+            #[inline]
+            fn read_fields(r: &mut MemcomparableReader<'de>) -> Result<Self> {
+                Ok(($(r.field::<$name>()?,)+))
+            }
+        }
+    )+};
+}
+
+for_each_tuple!(memcomparable_tuples);
