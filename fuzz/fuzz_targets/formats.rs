@@ -1,4 +1,4 @@
-//! Keys of the FoundationDB tuple and HBase formats: any bytes that decode re-encode to exactly
+//! Keys of the FoundationDB tuple, HBase and memcomparable formats: any bytes that decode re-encode to exactly
 //! themselves. Input: a selector byte (the format and tuple type), then the key.
 #![no_main]
 

@@ -1,5 +1,5 @@
-//! Keys of the formats that other stores define (FoundationDB's tuple layer, HBase's
-//! `OrderedBytes`), chosen by a selector byte: tuples of the field types each holds. Any bytes
+//! Keys of the formats that other stores and libraries define (FoundationDB's tuple layer,
+//! HBase's `OrderedBytes`, the `memcomparable` crate's bytes), chosen by a selector byte: tuples of the field types each holds. Any bytes
 //! that decode re-encode to exactly themselves.
 
 use std::fmt::Debug;
@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use rowkey::Desc;
 use rowkey::field::{Numeric, Versionstamp};
-use rowkey::format::{FdbKey, FdbTuple, HBase, HBaseKey};
+use rowkey::format::{FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
 
 use crate::checks::encodes_back;
 
 /// How many types [`check`] chooses from.
-pub const COUNT: u8 = 10;
+pub const COUNT: u8 = 13;
 
 /// Checks `bytes` as a key of the format and tuple type `selector` names (modulo [`COUNT`]).
 pub fn check(selector: u8, bytes: &[u8]) {
@@ -29,7 +29,10 @@ pub fn check(selector: u8, bytes: &[u8]) {
         6 => hbase::<(Vec<u8>, Desc<Vec<u8>>, Numeric<f64>, Desc<Vec<u8>>)>(bytes),
         7 => hbase::<(u64, u128, i128, Numeric<i64>, Desc<Numeric<u32>>)>(bytes),
         8 => hbase::<(f32, Desc<f64>, bool, char, Desc<Option<String>>)>(bytes),
-        _ => hbase::<(uuid::Uuid, jiff::Timestamp, Desc<Duration>, IpAddr)>(bytes),
+        9 => hbase::<(uuid::Uuid, jiff::Timestamp, Desc<Duration>, IpAddr)>(bytes),
+        10 => memcomparable::<(String, i64, Desc<u32>, Option<Vec<u8>>)>(bytes),
+        11 => memcomparable::<(f32, Desc<f64>, bool, char, i128, Desc<Option<String>>)>(bytes),
+        _ => memcomparable::<(uuid::Uuid, jiff::Timestamp, Duration, IpAddr, [u8; 3])>(bytes),
     }
 }
 
@@ -42,6 +45,12 @@ fn tuple<T: for<'de> FdbKey<'de> + Debug>(format: &FdbTuple, bytes: &[u8]) {
 fn hbase<T: for<'de> HBaseKey<'de> + Debug>(bytes: &[u8]) {
     if let Ok(value) = HBase.from_key::<T>(bytes) {
         encodes_back(bytes, &value, HBase.to_key(&value));
+    }
+}
+
+fn memcomparable<T: for<'de> MemcomparableKey<'de> + Debug>(bytes: &[u8]) {
+    if let Ok(value) = Memcomparable::from_key::<T>(bytes) {
+        encodes_back(bytes, &value, Memcomparable::to_key(&value));
     }
 }
 
@@ -59,6 +68,8 @@ pub fn seeds() -> Vec<Vec<u8>> {
         with(6, HBase.to_key(&(vec![0u8, 1], Desc(vec![0u8]), Numeric(0.00123f64), Desc(vec![1u8, 2])))),
         with(7, HBase.to_key(&(u64::MAX, u128::MAX, i128::MIN, Numeric(i64::MIN), Desc(Numeric(10_001u32))))),
         with(8, HBase.to_key(&(f32::NAN, Desc(-0.0f64), true, 'é', Desc(Some("x".to_owned()))))),
+        with(10, Memcomparable::to_key(&("a longer text", i64::MIN, Desc(7u32), Some(vec![0u8; 9])))),
+        with(11, Memcomparable::to_key(&(1.5f32, Desc(f64::INFINITY), false, 'z', i128::MAX, Desc(None::<String>)))),
     ]
     .into_iter()
     .flatten()

@@ -165,7 +165,7 @@ pub trait Ints<I>: ValueFormat {
 #[diagnostic::on_unimplemented(
     message = "the `{Self}` key format cannot hold the float type `{T}`",
     label = "`{Self}` has no float fields",
-    note = "store a scaled integer (such as `i64` thousandths), or use a format with floats: `Ordered`"
+    note = "store a scaled integer (such as `i64` thousandths), or use a format with floats (`Ordered`, `FdbTuple`, `Memcomparable`, `HBase`)"
 )]
 pub trait Floats<T>: ValueFormat {
     /// Writes a float's bytes.

@@ -279,7 +279,7 @@ impl Number {
                     text.push(char::from(b'0' + d % 10));
                 }
                 text.push('e');
-                text.push_str(&(2 * exponent).to_string());
+                text.push_str(&exponent.saturating_mul(2).to_string());
                 text.parse().unwrap_or(f64::NAN)
             }
         }
@@ -319,6 +319,17 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 20);
+    }
+
+    /// A found crash: an exponent near i64::MAX overflowed when doubled for the float's text.
+    #[test]
+    fn huge_exponents_are_refused_not_overflowed() {
+        let mut bytes = vec![POS_LARGE];
+        put_varuint(&mut bytes, u64::MAX >> 1);
+        bytes.push(0x02);
+        let (number, _) = get(&bytes, 0).unwrap();
+        assert_eq!(number.to_f64(), f64::INFINITY);
+        assert_eq!(number.to_int(), None);
     }
 
     #[test]
