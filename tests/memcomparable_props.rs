@@ -132,10 +132,10 @@ where
     S: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     let reverse = R::DESCENDING;
-    let ours = Memcomparable::to_key(&(value,)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let ours = Memcomparable.to_key(&(value,)).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let theirs = crate_field(given, reverse);
     prop_assert_eq!(to_hex(&ours), to_hex(&theirs), "bytes of {:?}", given);
-    let (back,): (R,) = Memcomparable::from_key(&theirs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let (back,): (R,) = Memcomparable.from_key(&theirs).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&mirror(&back), kept);
     let (read, used) = crate_read::<S>(&ours, reverse);
     prop_assert_eq!(used, ours.len());
@@ -266,7 +266,7 @@ proptest! {
         dur in durations(),
     ) {
         let value = (s.clone(), Desc(i), b.clone(), x, Desc(d.clone()), w, n, t, c, Desc(o), ip, dur);
-        let ours = Memcomparable::to_key(&value).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let ours = Memcomparable.to_key(&value).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let theirs = [
             crate_field(&s, false), crate_field(&i, true), crate_field(&b.clone().map(ByteBuf::from), false),
             crate_field(&x, false), crate_field(&d, true), crate_field(&w, false), crate_field(&n, false),
@@ -276,7 +276,7 @@ proptest! {
         prop_assert_eq!(to_hex(&ours), to_hex(&theirs));
 
         type Twelve = (String, Desc<i64>, Option<Vec<u8>>, f64, Desc<String>, u128, i8, bool, char, Desc<Option<u32>>, IpAddr, Duration);
-        let back: Twelve = Memcomparable::from_key(&theirs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back: Twelve = Memcomparable.from_key(&theirs).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(norm64(x).to_bits(), back.3.to_bits());
         let expected = (s.clone(), Desc(i), b.clone(), 0.0, Desc(d.clone()), w, n, t, c, Desc(o), ip, dur);
         prop_assert_eq!((back.0, back.1, back.2, 0.0, back.4, back.5, back.6, back.7, back.8, back.9, back.10, back.11), expected);
@@ -303,7 +303,7 @@ proptest! {
     /// With every field ascending, a key is the crate's serialization of the whole tuple.
     #[test]
     fn an_ascending_tuple_is_the_crates_tuple(s in text(), b in bytes(), i in edge_i64(), o in proptest::option::of(text())) {
-        let ours = Memcomparable::to_key(&(s.clone(), b.clone(), i, o.clone())).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let ours = Memcomparable.to_key(&(s.clone(), b.clone(), i, o.clone())).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let theirs = memcomparable::to_vec(&(s.clone(), ByteBuf::from(b.clone()), i, o.clone())).unwrap();
         prop_assert_eq!(to_hex(&ours), to_hex(&theirs));
         let (s2, b2, i2, o2): (String, ByteBuf, i64, Option<String>) = memcomparable::from_slice(&ours).unwrap();
@@ -371,8 +371,8 @@ fn canonical<T>(bytes: &[u8]) -> Result<(), TestCaseError>
 where
     T: for<'de> MemcomparableKey<'de> + Debug,
 {
-    if let Ok(value) = Memcomparable::from_key::<T>(bytes) {
-        let again = Memcomparable::to_key(&value).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    if let Ok(value) = Memcomparable.from_key::<T>(bytes) {
+        let again = Memcomparable.to_key(&value).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(to_hex(&again), to_hex(bytes), "{:?}", value);
     }
     Ok(())
@@ -401,30 +401,30 @@ proptest! {
 
     #[test]
     fn keys_sort_as_their_values((a, b) in mixed_pair()) {
-        let (ka, kb) = (Memcomparable::to_key(&a).unwrap(), Memcomparable::to_key(&b).unwrap());
+        let (ka, kb) = (Memcomparable.to_key(&a).unwrap(), Memcomparable.to_key(&b).unwrap());
         prop_assert_eq!(ka.cmp(&kb), a.cmp(&b), "{:?} {:?}", a, b);
-        prop_assert_eq!(Memcomparable::from_key::<Mixed>(&ka).unwrap(), a);
+        prop_assert_eq!(Memcomparable.from_key::<Mixed>(&ka).unwrap(), a);
     }
 
     /// Floats sort by `total_cmp` once NaN and -0.0 are replaced as the format writes them.
     #[test]
     fn floats_sort_by_total_order(x in edge_f64(), y in edge_f64(), p in edge_f32(), q in edge_f32()) {
-        let key = |v: f64| Memcomparable::to_key(&(v,)).unwrap();
+        let key = |v: f64| Memcomparable.to_key(&(v,)).unwrap();
         prop_assert_eq!(key(x).cmp(&key(y)), norm64(x).total_cmp(&norm64(y)));
-        let desc = |v: f64| Memcomparable::to_key(&(Desc(v),)).unwrap();
+        let desc = |v: f64| Memcomparable.to_key(&(Desc(v),)).unwrap();
         prop_assert_eq!(desc(x).cmp(&desc(y)), norm64(y).total_cmp(&norm64(x)));
-        let key32 = |v: f32| Memcomparable::to_key(&(v,)).unwrap();
+        let key32 = |v: f32| Memcomparable.to_key(&(v,)).unwrap();
         prop_assert_eq!(key32(p).cmp(&key32(q)), norm32(p).total_cmp(&norm32(q)));
     }
 
     #[test]
     fn other_types_sort_as_their_values(a in durations(), b in durations(), c in ips(), d in ips()) {
-        let key = |v: (Duration, IpAddr)| Memcomparable::to_key(&v).unwrap();
+        let key = |v: (Duration, IpAddr)| Memcomparable.to_key(&v).unwrap();
         prop_assert_eq!(key((a, c)).cmp(&key((b, d))), (a, c).cmp(&(b, d)));
     }
 
     #[test]
-    fn decoding_is_canonical(bytes in near_keys(mixed().prop_map(|k| Memcomparable::to_key(&k).unwrap().into_vec()))) {
+    fn decoding_is_canonical(bytes in near_keys(mixed().prop_map(|k| Memcomparable.to_key(&k).unwrap().into_vec()))) {
         canonical::<Mixed>(&bytes)?;
         canonical::<(String,)>(&bytes)?;
         canonical::<(Vec<u8>, u8)>(&bytes)?;
@@ -436,13 +436,13 @@ proptest! {
     /// The packed first fields are the byte prefix of exactly the keys that start with them.
     #[test]
     fn packed_fields_are_a_true_prefix((a, b) in mixed_pair()) {
-        let kb = Memcomparable::to_key(&b).unwrap();
-        let one = Memcomparable::prefix_range(&(a.0.clone(),)).unwrap();
+        let kb = Memcomparable.to_key(&b).unwrap();
+        let one = Memcomparable.prefix_range(&(a.0.clone(),)).unwrap();
         prop_assert_eq!(one.contains(&kb), a.0 == b.0, "{:?} {:?}", a.0, b.0);
-        prop_assert_eq!(kb.starts_with(&Memcomparable::to_key(&(a.0.clone(),)).unwrap()), a.0 == b.0);
-        let three = Memcomparable::prefix_range(&(a.0.clone(), a.1, a.2.clone())).unwrap();
+        prop_assert_eq!(kb.starts_with(&Memcomparable.to_key(&(a.0.clone(),)).unwrap()), a.0 == b.0);
+        let three = Memcomparable.prefix_range(&(a.0.clone(), a.1, a.2.clone())).unwrap();
         prop_assert_eq!(three.contains(&kb), (&a.0, a.1, &a.2) == (&b.0, b.1, &b.2));
-        let ka = Memcomparable::to_key(&a).unwrap();
+        let ka = Memcomparable.to_key(&a).unwrap();
         prop_assert!(three.contains(&ka));
     }
 }
@@ -458,9 +458,9 @@ fn golden_bytes_from_the_crate() {
         macro_rules! check {
             ($rust:expr, $serde:expr, $reverse:expr, $ty:ty, $same:expr) => {{
                 let v = $rust;
-                let key = Memcomparable::to_key(&(v.clone(),)).unwrap();
+                let key = Memcomparable.to_key(&(v.clone(),)).unwrap();
                 assert_eq!(to_hex(&key), to_hex(&want), "{line}");
-                let (back,): ($ty,) = Memcomparable::from_key(&want).unwrap();
+                let (back,): ($ty,) = Memcomparable.from_key(&want).unwrap();
                 assert!($same(&back, &v), "{line}: read {back:?}");
                 assert_eq!(to_hex(&crate_field(&$serde, $reverse)), to_hex(&want), "the crate changed: {line}");
             }};
@@ -539,27 +539,27 @@ fn strict_where_the_crate_is_lax() {
     // "a" with a non-zero padding byte: the crate reads "a", rowkey refuses.
     let padded = hex("0161ff00000000000001");
     assert_eq!(memcomparable::from_slice::<String>(&padded).unwrap(), "a");
-    let err = Memcomparable::from_key::<(String,)>(&padded).unwrap_err();
+    let err = Memcomparable.from_key::<(String,)>(&padded).unwrap_err();
     assert!(matches!(err, Error::InvalidField { ty: "String", .. }), "{err}");
     assert!(err.to_string().contains("padding must be 00"), "{err}");
     assert_eq!(err.location().offset(), Some(2));
 
     // A key cut short: the crate panics, rowkey says which field ended early.
-    let err = Memcomparable::from_key::<(u16, i64)>(&[0, 1, 0x80, 0]).unwrap_err();
+    let err = Memcomparable.from_key::<(u16, i64)>(&[0, 1, 0x80, 0]).unwrap_err();
     assert!(matches!(err, Error::Truncated { .. }), "{err}");
     assert_eq!(err.location().field(), Some(1));
     assert!(err.to_string().contains("i64 field is 8 bytes"), "{err}");
     for cut in 0..12 {
-        let key = Memcomparable::to_key(&("abcdefghi",)).unwrap();
-        assert!(Memcomparable::from_key::<(String,)>(&key[..cut]).is_err());
+        let key = Memcomparable.to_key(&("abcdefghi",)).unwrap();
+        assert!(Memcomparable.from_key::<(String,)>(&key[..cut]).is_err());
     }
 
     // -0.0 and a NaN other than the one the format writes.
     let negative_zero = (!(-0.0f64).to_bits()).to_be_bytes();
-    let err = Memcomparable::from_key::<(f64,)>(&negative_zero).unwrap_err();
+    let err = Memcomparable.from_key::<(f64,)>(&negative_zero).unwrap_err();
     assert!(err.to_string().contains("-0.0"), "{err}");
     let other_nan = (f64::from_bits(0x7ff8_0000_0000_0001).to_bits() | 1 << 63).to_be_bytes();
-    let err = Memcomparable::from_key::<(f64,)>(&other_nan).unwrap_err();
+    let err = Memcomparable.from_key::<(f64,)>(&other_nan).unwrap_err();
     assert!(matches!(err, Error::InvalidField { ty: "f64", .. }), "{err}");
 
     // Bad tags, markers and scalars.
@@ -573,42 +573,42 @@ fn strict_where_the_crate_is_lax() {
         (&[2, 1, 2, 3, 4], "IpAddr"),
     ] {
         let err = match ty {
-            "bool" => Memcomparable::from_key::<(bool,)>(bytes).unwrap_err(),
-            "Option" => Memcomparable::from_key::<(Option<u8>,)>(bytes).unwrap_err(),
-            "String" => Memcomparable::from_key::<(String,)>(bytes).unwrap_err(),
-            "char" => Memcomparable::from_key::<(char,)>(bytes).unwrap_err(),
-            _ => Memcomparable::from_key::<(IpAddr,)>(bytes).unwrap_err(),
+            "bool" => Memcomparable.from_key::<(bool,)>(bytes).unwrap_err(),
+            "Option" => Memcomparable.from_key::<(Option<u8>,)>(bytes).unwrap_err(),
+            "String" => Memcomparable.from_key::<(String,)>(bytes).unwrap_err(),
+            "char" => Memcomparable.from_key::<(char,)>(bytes).unwrap_err(),
+            _ => Memcomparable.from_key::<(IpAddr,)>(bytes).unwrap_err(),
         };
         assert!(err.to_string().contains(ty), "{ty}: {err}");
         assert!(err.to_string().contains("expected"), "{ty}: {err}");
     }
     // Bytes after the last field.
-    assert!(matches!(Memcomparable::from_key::<(u8,)>(&[1, 2]), Err(Error::TrailingBytes { offset: 1, len: 1 })));
+    assert!(matches!(Memcomparable.from_key::<(u8,)>(&[1, 2]), Err(Error::TrailingBytes { offset: 1, len: 1 })));
 }
 
 #[test]
 fn short_ascending_text_borrows_and_longer_text_says_to_own() {
-    let key = Memcomparable::to_key(&("phone", b"ab".to_vec())).unwrap();
-    let (kind, raw): (&str, &[u8]) = Memcomparable::from_key(&key).unwrap();
+    let key = Memcomparable.to_key(&("phone", b"ab".to_vec())).unwrap();
+    let (kind, raw): (&str, &[u8]) = Memcomparable.from_key(&key).unwrap();
     assert_eq!((kind, raw), ("phone", &b"ab"[..]));
     // Nine bytes span two groups: the text is not in the key as it is.
-    let key = Memcomparable::to_key(&("telephone",)).unwrap();
-    let err = Memcomparable::from_key::<(&str,)>(&key).unwrap_err();
+    let key = Memcomparable.to_key(&("telephone",)).unwrap();
+    let err = Memcomparable.from_key::<(&str,)>(&key).unwrap_err();
     assert!(err.to_string().contains("owned"), "{err}");
-    assert_eq!(Memcomparable::from_key::<(String,)>(&key).unwrap().0, "telephone");
-    assert_eq!(Memcomparable::from_key::<(std::borrow::Cow<str>,)>(&key).unwrap().0, "telephone");
+    assert_eq!(Memcomparable.from_key::<(String,)>(&key).unwrap().0, "telephone");
+    assert_eq!(Memcomparable.from_key::<(std::borrow::Cow<str>,)>(&key).unwrap().0, "telephone");
 }
 
 #[test]
 fn the_order_holds_across_descending_and_option_edges() {
     // Spot checks of the promises the properties sample.
-    let key = |v: (Desc<Option<i32>>, Option<String>)| Memcomparable::to_key(&v).unwrap();
+    let key = |v: (Desc<Option<i32>>, Option<String>)| Memcomparable.to_key(&v).unwrap();
     assert!(key((Desc(Some(1)), None)) < key((Desc(Some(0)), None)));
     assert!(key((Desc(Some(i32::MIN)), None)) < key((Desc(None), None)));
     assert!(key((Desc(None), None)) < key((Desc(None), Some(String::new()))));
     assert!(key((Desc(None), Some(String::new()))) < key((Desc(None), Some("\0".into()))));
-    let order = |a: &str, b: &str| Memcomparable::to_key(&(a,)).unwrap().cmp(&Memcomparable::to_key(&(b,)).unwrap());
+    let order = |a: &str, b: &str| Memcomparable.to_key(&(a,)).unwrap().cmp(&Memcomparable.to_key(&(b,)).unwrap());
     assert_eq!(order("abcdefgh", "abcdefgh\0"), Ordering::Less);
     assert_eq!(order("abcdefgh\u{ff}", "abcdefgi"), Ordering::Less);
-    assert_eq!(Memcomparable::prefix_range(&(Desc(u8::MIN),)).unwrap().end_key_open(), None);
+    assert_eq!(Memcomparable.prefix_range(&(Desc(u8::MIN),)).unwrap().end_key_open(), None);
 }

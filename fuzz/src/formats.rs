@@ -49,8 +49,8 @@ fn hbase<T: for<'de> HBaseKey<'de> + Debug>(bytes: &[u8]) {
 }
 
 fn memcomparable<T: for<'de> MemcomparableKey<'de> + Debug>(bytes: &[u8]) {
-    if let Ok(value) = Memcomparable::from_key::<T>(bytes) {
-        encodes_back(bytes, &value, Memcomparable::to_key(&value));
+    if let Ok(value) = Memcomparable.from_key::<T>(bytes) {
+        encodes_back(bytes, &value, Memcomparable.to_key(&value));
     }
 }
 
@@ -68,8 +68,8 @@ pub fn seeds() -> Vec<Vec<u8>> {
         with(6, HBase.to_key(&(vec![0u8, 1], Desc(vec![0u8]), Numeric(0.00123f64), Desc(vec![1u8, 2])))),
         with(7, HBase.to_key(&(u64::MAX, u128::MAX, i128::MIN, Numeric(i64::MIN), Desc(Numeric(10_001u32))))),
         with(8, HBase.to_key(&(f32::NAN, Desc(-0.0f64), true, 'é', Desc(Some("x".to_owned()))))),
-        with(10, Memcomparable::to_key(&("a longer text", i64::MIN, Desc(7u32), Some(vec![0u8; 9])))),
-        with(11, Memcomparable::to_key(&(1.5f32, Desc(f64::INFINITY), false, 'z', i128::MAX, Desc(None::<String>)))),
+        with(10, Memcomparable.to_key(&("a longer text", i64::MIN, Desc(7u32), Some(vec![0u8; 9])))),
+        with(11, Memcomparable.to_key(&(1.5f32, Desc(f64::INFINITY), false, 'z', i128::MAX, Desc(None::<String>)))),
     ]
     .into_iter()
     .flatten()

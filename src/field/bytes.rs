@@ -6,8 +6,9 @@ use std::borrow::Cow;
 use crate::error::{Error, Result};
 use crate::field::{ByteStrings, FieldBytes, FieldType, ReadField, Sink, Strings, WriteField, utf8};
 
-const NOT_BORROWABLE: &str = "the field contains an escaped 00 byte or is descending, so it cannot borrow \
-     from the key; decode into an owned type (`String`, `Vec<u8>`) or a `Cow` instead";
+const NOT_BORROWABLE: &str = "the field's bytes are not in the key as they are (the format escaped them, \
+     inverted them for a descending field, or split them into groups), so it cannot borrow from the key; decode \
+     into an owned type (`String`, `Vec<u8>`) or a `Cow` instead";
 
 fn utf8_error(ty: &'static str, err: &std::str::Utf8Error) -> Error {
     Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", err.valid_up_to()))

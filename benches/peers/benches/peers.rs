@@ -84,10 +84,10 @@ mod report {
         row("rowkey_tuple_from_key_borrowed", "rowkey", "tuple from_key (&str)"),
         row("rowkey_serde_from_key_borrowed", "rowkey", "serde rowkey::from_key (&str)"),
         row("storekey_decode_borrow", "storekey", "decode_borrow (Cow<str>)"),
-        row("rowkey_memcomparable_encode_into", "rowkey", "Memcomparable::encode_into(&mut Key)"),
-        row("rowkey_memcomparable_to_key", "rowkey", "Memcomparable::to_key"),
-        row("rowkey_memcomparable_from_key", "rowkey", "Memcomparable::from_key (String)"),
-        row("rowkey_memcomparable_from_key_borrowed", "rowkey", "Memcomparable::from_key (&str / Cow<str>)"),
+        row("rowkey_memcomparable_encode_into", "rowkey", "Memcomparable.encode_into(&mut Key)"),
+        row("rowkey_memcomparable_to_key", "rowkey", "Memcomparable.to_key"),
+        row("rowkey_memcomparable_from_key", "rowkey", "Memcomparable.from_key (String)"),
+        row("rowkey_memcomparable_from_key_borrowed", "rowkey", "Memcomparable.from_key (&str / Cow<str>)"),
     ];
 
     #[derive(Deserialize)]

@@ -521,11 +521,11 @@ impl Encoded {
             memcomparable_reuse(v, &mut buf);
             assert_eq!(buf, memcomparable[i]);
             assert_eq!(&memcomparable::from_slice::<T>(&memcomparable[i]).unwrap(), v);
-            Memcomparable::encode_into(&v.mc_fields(), &mut key).unwrap();
+            Memcomparable.encode_into(&v.mc_fields(), &mut key).unwrap();
             assert_eq!(key.as_bytes(), memcomparable[i], "rowkey's memcomparable format differs from the crate: {v:?}");
-            let owned = Memcomparable::from_key::<T::McTuple>(&memcomparable[i]).unwrap();
-            assert_eq!(Memcomparable::to_key(&owned).unwrap(), key);
-            assert!(Memcomparable::from_key::<T::McBorrowed<'_>>(&memcomparable[i]).is_ok());
+            let owned = Memcomparable.from_key::<T::McTuple>(&memcomparable[i]).unwrap();
+            assert_eq!(Memcomparable.to_key(&owned).unwrap(), key);
+            assert!(Memcomparable.from_key::<T::McBorrowed<'_>>(&memcomparable[i]).is_ok());
             let n = ordcode::ser_to_buf_ordered(&mut fixed, v, Order::Ascending).unwrap();
             assert_eq!(fixed[..n], ordcode[i]);
             assert_eq!(&ordcode::de_from_bytes_asc::<_, T>(&ordcode[i]).unwrap(), v);
@@ -634,20 +634,20 @@ pub fn operations<'a, T: Subject>(inputs: &'a [T], keys: &'a Encoded) -> Vec<(&'
     let mut key = Key::new();
     ops.push((
         "rowkey_memcomparable_encode_into",
-        each(inputs, move |v| Memcomparable::encode_into(&v.mc_fields(), black_box(&mut key)).unwrap()),
+        each(inputs, move |v| Memcomparable.encode_into(&v.mc_fields(), black_box(&mut key)).unwrap()),
     ));
     ops.push((
         "rowkey_memcomparable_to_key",
-        each(inputs, |v| drop(black_box(Memcomparable::to_key(&v.mc_fields()).unwrap()))),
+        each(inputs, |v| drop(black_box(Memcomparable.to_key(&v.mc_fields()).unwrap()))),
     ));
     let mc = &keys.memcomparable;
     ops.push((
         "rowkey_memcomparable_from_key",
-        each(mc, |k| drop(black_box(Memcomparable::from_key::<T::McTuple>(k).unwrap()))),
+        each(mc, |k| drop(black_box(Memcomparable.from_key::<T::McTuple>(k).unwrap()))),
     ));
     ops.push((
         "rowkey_memcomparable_from_key_borrowed",
-        each(mc, |k| drop(black_box(Memcomparable::from_key::<T::McBorrowed<'_>>(k).unwrap()))),
+        each(mc, |k| drop(black_box(Memcomparable.from_key::<T::McBorrowed<'_>>(k).unwrap()))),
     ));
     ops
 }

@@ -18,7 +18,7 @@ use crate::key::Key;
 ///     K::FIELDS
 /// }
 /// assert_eq!(fields::<(String, u32, bool)>(), 3);
-/// assert_eq!(Memcomparable::to_key(&())?.len(), 0);
+/// assert_eq!(Memcomparable.to_key(&())?.len(), 0);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 pub trait MemcomparableKey<'de>: Sized {

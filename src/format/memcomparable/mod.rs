@@ -68,19 +68,19 @@
 //! first fields are a prefix of the key's bytes, and no key whose first fields differ has
 //! that prefix (each field's bytes say where they end). So "every key whose first fields are
 //! these" is the byte range from the packed fields to their
-//! [successor](crate::prefix_successor): [`Memcomparable::prefix_range`].
+//! [successor](crate::prefix_successor): [`Memcomparable.prefix_range`].
 //!
 //! ```
 //! use rowkey::Desc;
 //! use rowkey::format::Memcomparable;
 //!
-//! let key = Memcomparable::to_key(&("phone", 7u16, Desc(-1i32)))?;
+//! let key = Memcomparable.to_key(&("phone", 7u16, Desc(-1i32)))?;
 //! assert_eq!(key.as_bytes(), b"\x01phone\x00\x00\x00\x05\x00\x07\x80\x00\x00\x00");
-//! let (kind, id, day): (String, u16, Desc<i32>) = Memcomparable::from_key(&key)?;
+//! let (kind, id, day): (String, u16, Desc<i32>) = Memcomparable.from_key(&key)?;
 //! assert_eq!((kind.as_str(), id, day), ("phone", 7, Desc(-1)));
 //!
 //! // Every key of kind "phone", whatever follows.
-//! let range = Memcomparable::prefix_range(&("phone",))?;
+//! let range = Memcomparable.prefix_range(&("phone",))?;
 //! assert!(range.contains(&key));
 //! # Ok::<(), rowkey::Error>(())
 //! ```
@@ -104,9 +104,9 @@ use crate::range::KeyRange;
 /// ```
 /// use rowkey::format::Memcomparable;
 ///
-/// let key = Memcomparable::to_key(&(-1i64, true))?;
+/// let key = Memcomparable.to_key(&(-1i64, true))?;
 /// assert_eq!(key.as_bytes(), [0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
-/// assert_eq!(Memcomparable::from_key::<(i64, bool)>(&key)?, (-1, true));
+/// assert_eq!(Memcomparable.from_key::<(i64, bool)>(&key)?, (-1, true));
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -129,12 +129,12 @@ impl Memcomparable {
     /// ```
     /// use rowkey::format::Memcomparable;
     ///
-    /// assert_eq!(Memcomparable::to_key(&(Some(1u8), None::<u8>))?.as_bytes(), [1, 1, 0]);
+    /// assert_eq!(Memcomparable.to_key(&(Some(1u8), None::<u8>))?.as_bytes(), [1, 1, 0]);
     /// # Ok::<(), rowkey::Error>(())
     /// ```
-    pub fn to_key<'de, T: MemcomparableKey<'de>>(value: &T) -> Result<Key> {
+    pub fn to_key<'de, T: MemcomparableKey<'de>>(&self, value: &T) -> Result<Key> {
         let mut key = Key::new();
-        Self::encode_into(value, &mut key)?;
+        self.encode_into(value, &mut key)?;
         Ok(key)
     }
 
@@ -148,12 +148,12 @@ impl Memcomparable {
     /// use rowkey::format::Memcomparable;
     ///
     /// let mut buf = rowkey::Key::new();
-    /// Memcomparable::encode_into(&(258u16,), &mut buf)?;
+    /// Memcomparable.encode_into(&(258u16,), &mut buf)?;
     /// assert_eq!(buf.as_bytes(), [1, 2]);
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     #[inline]
-    pub fn encode_into<'de, T: MemcomparableKey<'de>>(value: &T, out: &mut Key) -> Result<()> {
+    pub fn encode_into<'de, T: MemcomparableKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
         out.rewrite(|out| value.write_fields(&mut MemcomparableWriter::new(out)))
     }
 
@@ -169,13 +169,13 @@ impl Memcomparable {
     /// ```
     /// use rowkey::format::Memcomparable;
     ///
-    /// assert_eq!(Memcomparable::from_key::<(u16,)>(&[1, 2])?, (258,));
-    /// assert!(Memcomparable::from_key::<(u16,)>(&[1]).is_err());
-    /// assert!(Memcomparable::from_key::<(u16,)>(&[1, 2, 3]).is_err());
+    /// assert_eq!(Memcomparable.from_key::<(u16,)>(&[1, 2])?, (258,));
+    /// assert!(Memcomparable.from_key::<(u16,)>(&[1]).is_err());
+    /// assert!(Memcomparable.from_key::<(u16,)>(&[1, 2, 3]).is_err());
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     #[inline]
-    pub fn from_key<'de, T: MemcomparableKey<'de>>(bytes: &'de [u8]) -> Result<T> {
+    pub fn from_key<'de, T: MemcomparableKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         let mut r = MemcomparableReader::new(bytes);
         let value = T::read_fields(&mut r)?;
         r.finish()?;
@@ -193,14 +193,14 @@ impl Memcomparable {
     /// ```
     /// use rowkey::format::Memcomparable;
     ///
-    /// let range = Memcomparable::prefix_range(&("asia", 3u8))?;
-    /// assert!(range.contains(&Memcomparable::to_key(&("asia", 3u8, "mumbai"))?));
-    /// assert!(!range.contains(&Memcomparable::to_key(&("asia", 4u8, "delhi"))?));
+    /// let range = Memcomparable.prefix_range(&("asia", 3u8))?;
+    /// assert!(range.contains(&Memcomparable.to_key(&("asia", 3u8, "mumbai"))?));
+    /// assert!(!range.contains(&Memcomparable.to_key(&("asia", 4u8, "delhi"))?));
     /// // A longer string that starts with the same text is another value, outside the range.
-    /// assert!(!range.contains(&Memcomparable::to_key(&("asian", 3u8, "x"))?));
+    /// assert!(!range.contains(&Memcomparable.to_key(&("asian", 3u8, "x"))?));
     /// # Ok::<(), rowkey::Error>(())
     /// ```
-    pub fn prefix_range<'de, P: MemcomparableKey<'de>>(prefix: &P) -> Result<KeyRange> {
-        Ok(KeyRange::prefix(&Self::to_key(prefix)?))
+    pub fn prefix_range<'de, P: MemcomparableKey<'de>>(&self, prefix: &P) -> Result<KeyRange> {
+        Ok(KeyRange::prefix(&self.to_key(prefix)?))
     }
 }
