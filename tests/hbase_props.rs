@@ -167,6 +167,10 @@ fn what_hbase_refuses_rowkey_refuses() {
     assert!(err.to_string().contains("U+0000"), "{err}");
     let err = HBase.to_key(&(1i8, Desc(vec![1u8, 0, 2]))).unwrap_err();
     assert!(err.to_string().contains("field 1"), "{err}");
+    // HBase has one null: Some(None) would read back as None, so it is refused.
+    let err = HBase.to_key(&(Some(None::<i8>),)).unwrap_err();
+    assert!(err.to_string().contains("Some(None)"), "{err}");
+    assert_eq!(HBase.to_key(&(Some(Some(1i8)),)).unwrap().as_bytes(), [0x29, 0x81]);
     // A NaN other than Java's is not a value HBase writes.
     assert!(HBase.from_key::<(f64,)>(&[0x31, 0xff, 0xf8, 0, 0, 0, 0, 0, 1]).is_err());
     // Numeric digits longer than the float's shortest form.

@@ -110,7 +110,7 @@ mod model;
 mod nested;
 mod nonzero;
 pub(crate) mod numeric;
-mod option;
+pub(crate) mod option;
 mod reversed;
 mod system_time;
 pub mod text;

@@ -195,3 +195,13 @@ fn the_zero_search_finds_the_first_zero() {
         }
     }
 }
+
+#[test]
+fn some_none_is_refused_as_the_tuple_layer_has_one_null() {
+    let fdb = FdbTuple::default();
+    let err = fdb.to_key(&(Some(None::<i32>),)).unwrap_err();
+    assert!(err.to_string().contains("Some(None)"), "{err}");
+    // Inside a nested tuple too, where null is 00 ff.
+    assert!(fdb.to_key(&((1u8, Some(None::<i32>)),)).is_err());
+    assert_eq!(fdb.to_key(&(Some(Some(1i32)),)).unwrap().as_bytes(), [0x15, 0x01]);
+}

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use super::{FdbTuple, TupleReader};
 use crate::error::{Error, Location, Result};
+use crate::field::option::write_some;
 use crate::field::{
     Addrs, Bools, ByteStrings, Durations, Floats, Instants, Ints, Nested, Options, ReadField, Sink, Strings,
     SystemTimes, Uuids, Versionstamps, WriteField,
@@ -342,7 +343,7 @@ impl Options for FdbTuple {
                 out.write_byte(NULL);
                 Ok(())
             }
-            Some(value) => value.write(out),
+            Some(value) => write_some(value, out, NULL, "The tuple layer"),
         }
     }
 

@@ -52,6 +52,7 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Location, Result};
 use crate::field::numeric::Numerics;
+use crate::field::option::write_some;
 use crate::field::{
     Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Sink,
     Strings, SystemTimes, Uuids, ValueFormat, WriteField,
@@ -628,7 +629,7 @@ impl ByteStrings for HBase {
 impl Options for HBase {
     fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
         match value {
-            Some(v) => v.write(out),
+            Some(v) => write_some(v, out, NULL, "HBase"),
             None => {
                 out.write_byte(NULL);
                 Ok(())

@@ -68,7 +68,7 @@
 //! first fields are a prefix of the key's bytes, and no key whose first fields differ has
 //! that prefix (each field's bytes say where they end). So "every key whose first fields are
 //! these" is the byte range from the packed fields to their
-//! [successor](crate::prefix_successor): [`Memcomparable.prefix_range`].
+//! [successor](crate::prefix_successor): [`Memcomparable::prefix_range`].
 //!
 //! ```
 //! use rowkey::Desc;
