@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::ordered::{OrderedKey, decode_key, encode_key};
-use crate::format::{Delimited, DelimitedKey};
+use crate::format::{Delimited, DelimitedKey, FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
 use crate::key::Key;
 
 /// A type that is a row key: it encodes to a [`Key`] and decodes from one.
@@ -157,6 +157,72 @@ pub fn decode_delimited<'de, T: DelimitedKey<'de>>(
 ) -> Result<T> {
     check_read_len(bytes, max_len)?;
     Delimited::new(delimiter)?.from_key(bytes)
+}
+
+/// `RowKey::encode_into` of a derived FoundationDB tuple key.
+///
+/// # Errors
+///
+/// As [`FdbTuple::encode_into`], or [`Error::TooLong`]; `out` is then empty.
+#[inline]
+pub fn encode_fdb<'de, T: FdbKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    FdbTuple::default().encode_into(value, out)?;
+    check_len(out, max_len)
+}
+
+/// `RowKey::from_key` of a derived FoundationDB tuple key: the length limit, then the key.
+///
+/// # Errors
+///
+/// [`Error::TooLong`], or as [`FdbTuple::from_key`].
+#[inline]
+pub fn decode_fdb<'de, T: FdbKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+    check_read_len(bytes, max_len)?;
+    FdbTuple::default().from_key(bytes)
+}
+
+/// `RowKey::encode_into` of a derived memcomparable key.
+///
+/// # Errors
+///
+/// As [`Memcomparable::encode_into`], or [`Error::TooLong`]; `out` is then empty.
+#[inline]
+pub fn encode_memcomparable<'de, T: MemcomparableKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    Memcomparable.encode_into(value, out)?;
+    check_len(out, max_len)
+}
+
+/// `RowKey::from_key` of a derived memcomparable key: the length limit, then the key.
+///
+/// # Errors
+///
+/// [`Error::TooLong`], or as [`Memcomparable::from_key`].
+#[inline]
+pub fn decode_memcomparable<'de, T: MemcomparableKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+    check_read_len(bytes, max_len)?;
+    Memcomparable.from_key(bytes)
+}
+
+/// `RowKey::encode_into` of a derived HBase key.
+///
+/// # Errors
+///
+/// As [`HBase::encode_into`], or [`Error::TooLong`]; `out` is then empty.
+#[inline]
+pub fn encode_hbase<'de, T: HBaseKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    HBase.encode_into(value, out)?;
+    check_len(out, max_len)
+}
+
+/// `RowKey::from_key` of a derived HBase key: the length limit, then the key.
+///
+/// # Errors
+///
+/// [`Error::TooLong`], or as [`HBase::from_key`].
+#[inline]
+pub fn decode_hbase<'de, T: HBaseKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+    check_read_len(bytes, max_len)?;
+    HBase.from_key(bytes)
 }
 
 /// Refuses a key longer than its type writes: its value could not be encoded again, so

@@ -32,6 +32,8 @@
 //! the start. A salted key fixes its bucket first; [`Salt::fan_out`](crate::salt::Salt::fan_out) repeats the bounds in
 //! every bucket when the bucket is not known.
 
+mod store;
+
 use std::ops::Bound;
 
 use crate::error::{Error, Result};
@@ -44,6 +46,8 @@ use crate::format::ordered::{EMPTY_FIELD, OrderedKey, SEPARATOR, append_escaped,
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges, prefix_successor};
 use crate::transform::reverse_domain;
+
+pub use store::{StoreFormat, StoreScan};
 
 /// Scan bounds for an ordered key: fix leading fields with [`fix`](Self::fix), then ask for
 /// [`ranges`](Self::ranges), a [`range`](Self::range) of the next field, or the keys whose

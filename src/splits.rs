@@ -165,6 +165,9 @@ impl SplitPlanner<'_> {
     /// ```
     pub fn plan(&self) -> Result<Splits> {
         let schema = self.schema;
+        if !schema.format.is_bigtable() {
+            return Err(crate::schema::store_format_unsupported(schema.format, "split planner"));
+        }
         let inner = if self.per_bucket > 0 { inner_points(schema, self.per_bucket)? } else { Vec::new() };
         let Some(salt) = schema.salt else {
             if inner.is_empty() {
@@ -214,6 +217,9 @@ impl SplitPlanner<'_> {
 pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
     let mut key = Key::new();
     match schema.format {
+        format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
+            return Err(crate::schema::store_format_unsupported(format, "split planner"));
+        }
         Format::Ordered => {
             let mut w = OrderedWriter::new(&mut key);
             if let Some(prefix) = schema.prefix {
@@ -290,6 +296,7 @@ fn first_field(schema: &Schema) -> Option<&FieldSchema> {
 /// body is one that [`inner_points`] writes.
 fn inner_digits(schema: &Schema, field: &FieldSchema, body: &[u8]) -> Option<String> {
     match schema.format {
+        Format::FdbTuple | Format::Memcomparable | Format::HBase => None,
         Format::Delimited(_) => {
             let text = std::str::from_utf8(body).ok()?;
             text.bytes().all(|b| b.is_ascii_alphanumeric()).then(|| text.to_owned())
@@ -370,6 +377,8 @@ fn inner_points(schema: &Schema, k: u32) -> Result<Vec<Vec<u8>>> {
             match schema.format {
                 Format::Ordered => ordered_body(&digits, field.descending),
                 Format::Delimited(_) => digits.iter().map(|&d| b"0123456789abcdef"[usize::from(d)]).collect(),
+                // `plan` refuses the store formats before it comes here.
+                Format::FdbTuple | Format::Memcomparable | Format::HBase => Vec::new(),
             }
         })
         .collect();

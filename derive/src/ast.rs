@@ -78,6 +78,23 @@ impl<'a> Input<'a> {
         self.attrs.delimited.is_some()
     }
 
+    /// The key's format. When several are given (an error `valid` reports), the first of
+    /// delimited, FoundationDB tuples, memcomparable and HBase.
+    pub fn format(&self) -> KeyFormat {
+        let attrs = &self.attrs;
+        if attrs.delimited.is_some() {
+            KeyFormat::Delimited
+        } else if attrs.fdb_tuple.is_some() {
+            KeyFormat::FdbTuple
+        } else if attrs.memcomparable.is_some() {
+            KeyFormat::Memcomparable
+        } else if attrs.hbase.is_some() {
+            KeyFormat::HBase
+        } else {
+            KeyFormat::Ordered
+        }
+    }
+
     /// The fields that are part of the key, in key order.
     pub fn key_fields(&self) -> impl Iterator<Item = &Field<'a>> {
         self.fields.iter().filter(|f| f.in_key())
@@ -164,6 +181,35 @@ impl Field<'_> {
     /// (`desc`, `reverse`), so the scan builder swaps the bounds.
     pub fn scan_reverses_order(&self) -> bool {
         self.attrs.desc.is_some() != self.attrs.reverse.is_some()
+    }
+}
+
+/// The format a key is derived in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KeyFormat {
+    Ordered,
+    Delimited,
+    FdbTuple,
+    Memcomparable,
+    HBase,
+}
+
+impl KeyFormat {
+    /// The format's name in messages: "a FoundationDB tuple key" reads as "a {name} key".
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyFormat::Ordered => "ordered",
+            KeyFormat::Delimited => "delimited",
+            KeyFormat::FdbTuple => "FoundationDB tuple",
+            KeyFormat::Memcomparable => "memcomparable",
+            KeyFormat::HBase => "HBase",
+        }
+    }
+
+    /// A store format: FoundationDB tuples, memcomparable or HBase, whose prefix is raw bytes
+    /// and whose bucket is the format's integer.
+    pub fn is_store(self) -> bool {
+        matches!(self, KeyFormat::FdbTuple | KeyFormat::Memcomparable | KeyFormat::HBase)
     }
 }
 

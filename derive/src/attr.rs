@@ -44,6 +44,9 @@ pub const ROWKEY: Symbol = Symbol("rowkey");
 // On the struct.
 pub const ORDERED: Symbol = Symbol("ordered");
 pub const DELIMITED: Symbol = Symbol("delimited");
+pub const FDB_TUPLE: Symbol = Symbol("fdb_tuple");
+pub const MEMCOMPARABLE: Symbol = Symbol("memcomparable");
+pub const HBASE: Symbol = Symbol("hbase");
 pub const PREFIX: Symbol = Symbol("prefix");
 pub const SALT: Symbol = Symbol("salt");
 pub const MAX_LEN: Symbol = Symbol("max_len");
@@ -73,11 +76,26 @@ pub const RENAME: Symbol = Symbol("rename");
 pub const SKIP: Symbol = Symbol("skip");
 pub const MONOTONIC: Symbol = Symbol("monotonic");
 pub const NANOS: Symbol = Symbol("nanos");
+pub const NUMERIC: Symbol = Symbol("numeric");
 
-const CONTAINER_WORDS: &[Symbol] = &[ORDERED, DELIMITED, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
+const CONTAINER_WORDS: &[Symbol] =
+    &[ORDERED, DELIMITED, FDB_TUPLE, MEMCOMPARABLE, HBASE, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
 const SALT_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH];
-const FIELD_WORDS: &[Symbol] =
-    &[DESC, REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, FLATTEN, RENAME, SKIP, MONOTONIC, NANOS];
+const FIELD_WORDS: &[Symbol] = &[
+    DESC,
+    REVERSE,
+    BIT_REVERSE,
+    REVERSE_DOMAIN,
+    HEX,
+    WIDTH,
+    BIG_ENDIAN,
+    FLATTEN,
+    RENAME,
+    SKIP,
+    MONOTONIC,
+    NANOS,
+    NUMERIC,
+];
 
 /// Words people reach for that mean one of ours.
 const SYNONYMS: &[(&str, Symbol)] = &[
@@ -102,6 +120,13 @@ const SYNONYMS: &[(&str, Symbol)] = &[
     ("buckets", SALT),
     ("nanoseconds", NANOS),
     ("precision", NANOS),
+    ("tuple", FDB_TUPLE),
+    ("fdb", FDB_TUPLE),
+    ("foundationdb", FDB_TUPLE),
+    ("hbase_ordered", HBASE),
+    ("ordered_bytes", HBASE),
+    ("orderedbytes", HBASE),
+    ("decimal", NUMERIC),
 ];
 
 /// The attributes on the struct.
@@ -109,6 +134,9 @@ const SYNONYMS: &[(&str, Symbol)] = &[
 pub struct Container {
     pub ordered: Option<Span>,
     pub delimited: Option<LitStr>,
+    pub fdb_tuple: Option<Span>,
+    pub memcomparable: Option<Span>,
+    pub hbase: Option<Span>,
     pub prefix: Option<LitStr>,
     pub salt: Option<Salt>,
     pub max_len: Option<(usize, LitInt)>,
@@ -170,6 +198,7 @@ pub struct FieldAttrs {
     pub skip: Option<Span>,
     pub monotonic: Option<Span>,
     pub nanos: Option<Span>,
+    pub numeric: Option<Span>,
     /// Every keyword given, in order, for the rules about combinations.
     pub given: Vec<(Symbol, Span)>,
 }
@@ -189,6 +218,12 @@ impl Container {
                     }
                     set(cx, &mut out.delimited, DELIMITED, span, lit);
                     Ok(())
+                } else if meta.path == FDB_TUPLE {
+                    flag(cx, &meta, FDB_TUPLE, &mut out.fdb_tuple)
+                } else if meta.path == MEMCOMPARABLE {
+                    flag(cx, &meta, MEMCOMPARABLE, &mut out.memcomparable)
+                } else if meta.path == HBASE {
+                    flag(cx, &meta, HBASE, &mut out.hbase)
                 } else if meta.path == PREFIX {
                     let lit = string(&meta, PREFIX, "prefix = \"tenant\"")?;
                     set(cx, &mut out.prefix, PREFIX, span, lit);
@@ -255,6 +290,7 @@ impl FieldAttrs {
                     SKIP => &mut out.skip,
                     MONOTONIC => &mut out.monotonic,
                     NANOS => &mut out.nanos,
+                    NUMERIC => &mut out.numeric,
                     WIDTH => {
                         let width = integer::<u32>(&meta, WIDTH, "width = 8")?;
                         if set(cx, &mut out.width, WIDTH, span, width) {

@@ -4,7 +4,7 @@
 //!
 //! Attributes map to wrappers of the runtime crate: `desc` to `Desc`, `reverse` to
 //! `Reversed`, `bit_reverse` to `BitReversed`, `reverse_domain` to `ReversedDomain`, `hex` to
-//! `Hex`, `width = N` to `Padded<T, N>`, `big_endian` to `BigEndian`, `nanos` to `Nanos`. On an `Option<T>` field
+//! `Hex`, `width = N` to `Padded<T, N>`, `big_endian` to `BigEndian`, `nanos` to `Nanos`, `numeric` to `Numeric`. On an `Option<T>` field
 //! the wrapper goes inside (`Option<Reversed<T>>`) and `Desc` outside (`Desc<Option<T>>`), as
 //! the runtime requires.
 
@@ -30,6 +30,7 @@ enum Wrapper {
     Padded(u32),
     BigEndian,
     Nanos,
+    Numeric,
 }
 
 impl Wrapper {
@@ -53,6 +54,8 @@ impl Wrapper {
             Wrapper::BigEndian
         } else if attrs.nanos.is_some() {
             Wrapper::Nanos
+        } else if attrs.numeric.is_some() {
+            Wrapper::Numeric
         } else {
             Wrapper::None
         }
@@ -69,6 +72,7 @@ impl Wrapper {
             Wrapper::Padded(_) => quote!(#p::Padded),
             Wrapper::BigEndian => quote!(#p::BigEndian),
             Wrapper::Nanos => quote!(#p::Nanos),
+            Wrapper::Numeric => quote!(#p::Numeric),
         }
     }
 }

@@ -11,7 +11,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, GenericParam, Generics, Ident, Lifetime, LifetimeParam, WherePredicate};
 
-use crate::ast::{Field, Input};
+use crate::ast::{Field, Input, KeyFormat};
 use crate::attr::SaltHash;
 use crate::codec::{self, Lifetimes};
 use crate::ctxt::Ctxt;
@@ -43,18 +43,120 @@ struct Context<'i, 'a> {
     /// `::rowkey::__private`.
     p: TokenStream,
     lifetimes: Lifetimes,
-    /// `FlattenOrdered` or `FlattenDelimited`: what a flattened field's type implements.
+    /// The runtime items of the key's format.
+    spec: Spec,
+    /// `FlattenOrdered`, `FlattenFdb`, ...: what a flattened field's type implements.
     flatten: TokenStream,
+}
+
+/// The runtime items a key format's impls name, all under `__private`.
+struct Spec {
+    /// `OrderedKey`, `FdbKey`, ...
+    key_trait: &'static str,
+    /// The writer and reader `write_fields` and `read_fields` take.
+    writer: &'static str,
+    reader: &'static str,
+    /// `Ordered`, `FdbTuple`, ...: the format parameter of the field model.
+    value_format: &'static str,
+    /// The flattening trait and its functions: `FlattenOrdered`, `assert_flatten_ordered`,
+    /// `ordered_fields`, `write_ordered`, `read_ordered`.
+    flatten: &'static str,
+    assert_flatten: &'static str,
+    flat_fields: &'static str,
+    write_flat: &'static str,
+    read_flat: &'static str,
+    /// `RowKey`'s two bodies: `encode_ordered`, `decode_ordered`.
+    encode: &'static str,
+    decode: &'static str,
+}
+
+impl Spec {
+    fn of(format: KeyFormat) -> Spec {
+        match format {
+            KeyFormat::Ordered => Spec {
+                key_trait: "OrderedKey",
+                writer: "OrderedWriter",
+                reader: "OrderedReader",
+                value_format: "Ordered",
+                flatten: "FlattenOrdered",
+                assert_flatten: "assert_flatten_ordered",
+                flat_fields: "ordered_fields",
+                write_flat: "write_ordered",
+                read_flat: "read_ordered",
+                encode: "encode_ordered",
+                decode: "decode_ordered",
+            },
+            KeyFormat::Delimited => Spec {
+                key_trait: "DelimitedKey",
+                writer: "DelimitedWriter",
+                reader: "DelimitedReader",
+                value_format: "Delimited",
+                flatten: "FlattenDelimited",
+                assert_flatten: "assert_flatten_delimited",
+                flat_fields: "delimited_fields",
+                write_flat: "write_delimited",
+                read_flat: "read_delimited",
+                encode: "encode_delimited",
+                decode: "decode_delimited",
+            },
+            KeyFormat::FdbTuple => Spec {
+                key_trait: "FdbKey",
+                writer: "TupleWriter",
+                reader: "TupleReader",
+                value_format: "FdbTuple",
+                flatten: "FlattenFdb",
+                assert_flatten: "assert_flatten_fdb",
+                flat_fields: "fdb_fields",
+                write_flat: "write_fdb",
+                read_flat: "read_fdb",
+                encode: "encode_fdb",
+                decode: "decode_fdb",
+            },
+            KeyFormat::Memcomparable => Spec {
+                key_trait: "MemcomparableKey",
+                writer: "MemcomparableWriter",
+                reader: "MemcomparableReader",
+                value_format: "Memcomparable",
+                flatten: "FlattenMemcomparable",
+                assert_flatten: "assert_flatten_memcomparable",
+                flat_fields: "memcomparable_fields",
+                write_flat: "write_memcomparable",
+                read_flat: "read_memcomparable",
+                encode: "encode_memcomparable",
+                decode: "decode_memcomparable",
+            },
+            KeyFormat::HBase => Spec {
+                key_trait: "HBaseKey",
+                writer: "HBaseWriter",
+                reader: "HBaseReader",
+                value_format: "HBase",
+                flatten: "FlattenHBase",
+                assert_flatten: "assert_flatten_hbase",
+                flat_fields: "hbase_fields",
+                write_flat: "write_hbase",
+                read_flat: "read_hbase",
+                encode: "encode_hbase",
+                decode: "decode_hbase",
+            },
+        }
+    }
+}
+
+/// `#p::name`, for a name of [`Spec`].
+fn item(p: &TokenStream, name: &str) -> TokenStream {
+    let ident = Ident::new(name, Span::call_site());
+    quote!(#p::#ident)
 }
 
 fn expand(input: &Input<'_>) -> TokenStream {
     let krate = input.crate_path();
     let p = quote!(#krate::__private);
-    let flatten = if input.is_delimited() { quote!(#p::FlattenDelimited) } else { quote!(#p::FlattenOrdered) };
-    let cx = Context { input, p, lifetimes: lifetimes(input.generics), flatten };
+    let spec = Spec::of(input.format());
+    let flatten = item(&p, spec.flatten);
+    let cx = Context { input, p, lifetimes: lifetimes(input.generics), spec, flatten };
     let schema = schema_impls(&cx);
     let assertions = flatten_assertions(&cx);
-    let format = if input.is_delimited() { delimited_impls(&cx) } else { ordered_impls(&cx) };
+    let format = if input.is_delimited() { delimited_impls(&cx) } else { field_impls(&cx) };
     let scan = scan_builder(&cx);
     let features = feature_checks(&cx);
     quote! {
@@ -218,8 +320,7 @@ fn schema_impls(cx: &Context<'_, '_>) -> TokenStream {
 fn flatten_assertions(cx: &Context<'_, '_>) -> TokenStream {
     let p = &cx.p;
     let de = cx.de();
-    let assert =
-        if cx.input.is_delimited() { quote!(assert_flatten_delimited) } else { quote!(assert_flatten_ordered) };
+    let assert = Ident::new(cx.spec.assert_flatten, Span::call_site());
     let checks: Vec<_> = cx
         .input
         .key_fields()
@@ -244,9 +345,13 @@ fn flatten_assertions(cx: &Context<'_, '_>) -> TokenStream {
 }
 
 /// The number of key fields: `1 + 1 + 3 + <inner fields>`.
-fn field_count(cx: &Context<'_, '_>, flattened: impl Fn(&TokenStream) -> TokenStream) -> TokenStream {
+fn field_count(
+    cx: &Context<'_, '_>,
+    prefix_is_field: bool,
+    flattened: impl Fn(&TokenStream) -> TokenStream,
+) -> TokenStream {
     let attrs = &cx.input.attrs;
-    let fixed = usize::from(attrs.prefix.is_some())
+    let fixed = usize::from(prefix_is_field && attrs.prefix.is_some())
         + usize::from(attrs.salt.is_some())
         + cx.input.key_fields().filter(|f| !f.is_flatten()).count();
     let fixed = Literal::usize_unsuffixed(fixed);
@@ -285,21 +390,34 @@ fn salt(cx: &Context<'_, '_>, value: &TokenStream) -> Option<(TokenStream, Token
     Some((make, bucket))
 }
 
-fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
+/// The impls of a key in a format whose fields a writer and a reader of the field model take
+/// one by one: the ordered format and the store formats.
+fn field_impls(cx: &Context<'_, '_>) -> TokenStream {
     let p = &cx.p;
     let de = cx.de();
     let input = cx.input;
+    let spec = &cx.spec;
+    let store = input.format().is_store();
+    let (key_trait, writer, reader) = (item(p, spec.key_trait), item(p, spec.writer), item(p, spec.reader));
+    let (value_format, flatten) = (item(p, spec.value_format), &cx.flatten);
+    let (encode, decode) = (item(p, spec.encode), item(p, spec.decode));
     let (w, r, value, out, bytes) = (local("w"), local("r"), local("value"), local("out"), local("bytes"));
     let (impl_generics, where_clause) = cx.generics_with_de(|field| {
-        cx.field_bound(field, &quote!(#p::WriteField<#p::Ordered> + #p::ReadField<#de, #p::Ordered>))
+        cx.field_bound(field, &quote!(#p::WriteField<#value_format> + #p::ReadField<#de, #value_format>))
     });
     let self_type = cx.self_type();
-    let fields = field_count(cx, |ty| quote!(#p::ordered_fields::<#de, #ty>()));
+    let flat_fields = item(p, spec.flat_fields);
+    // A store format's prefix is raw bytes before the fields, not a field of its own.
+    let fields = field_count(cx, !store, |ty| quote!(#flat_fields::<#de, #ty>()));
     let max_len = Literal::usize_unsuffixed(input.max_len());
     let this = quote!(self);
     let this_value = value.to_token_stream();
 
     let (write_prefix, read_prefix) = match &input.attrs.prefix {
+        Some(lit) if store => {
+            let raw = Literal::byte_string(lit.value().as_bytes());
+            (quote!(#w.raw_prefix(#raw);), quote!(#r.raw_prefix(#raw)?;))
+        }
         Some(lit) => {
             let (index, at) = (local("prefix_index"), local("prefix_at"));
             (
@@ -317,21 +435,55 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
         (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
             let (salt, found, at) = (local("salt"), local("bucket"), local("bucket_at"));
             let index = local("bucket_index");
+            let md5 = input.attrs.salt.as_ref().is_some_and(|s| s.hash == SaltHash::Md5Hex);
+            let (field, read) = match (store, md5) {
+                // The format's own integer, or an MD5 salt's hex digits as its text.
+                (true, false) => (
+                    quote!(#salt.store_bucket(#bucket)),
+                    quote! {
+                        #p::read_store_bucket(
+                            &#salt,
+                            ::core::option::Option::Some(#r.named_field::<u16>(#p::Schema::BUCKET_FIELD)?),
+                            ::core::option::Option::None,
+                            #index,
+                            #at,
+                        )?
+                    },
+                ),
+                (true, true) => (
+                    quote!(#salt.store_bucket(#bucket)),
+                    quote! {
+                        #p::read_store_bucket(
+                            &#salt,
+                            ::core::option::Option::None,
+                            ::core::option::Option::Some(&#r.named_field::<#p::Cow<#de, str>>(#p::Schema::BUCKET_FIELD)?),
+                            #index,
+                            #at,
+                        )?
+                    },
+                ),
+                (false, _) => (
+                    quote!(#salt.bucket_field(#bucket)),
+                    quote! {
+                        #p::read_bucket(
+                            &#salt,
+                            &#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::BUCKET_FIELD)?,
+                            false,
+                            #index,
+                            #at,
+                        )?
+                    },
+                ),
+            };
             (
                 quote! {
                     #make
-                    #w.named_field(#p::Schema::BUCKET_FIELD, &#salt.bucket_field(#bucket))?;
+                    #w.named_field(#p::Schema::BUCKET_FIELD, &#field)?;
                 },
                 quote! {
                     let (#index, #at) = (#r.field_index(), #r.position());
                     #make
-                    let #found = #p::read_bucket(
-                        &#salt,
-                        &#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::BUCKET_FIELD)?,
-                        false,
-                        #index,
-                        #at,
-                    )?;
+                    let #found = #read;
                 },
                 quote! {
                     #make_again
@@ -341,17 +493,16 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
         }
         _ => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
     };
-    let writes =
-        field_writes(cx, &w, &quote!(#p::write_ordered), |name, value| quote!(#w.named_field(#name, #value)?;));
-    let reads = field_reads(cx, &r, &quote!(#p::read_ordered), |name, ty| quote!(#r.named_field::<#ty>(#name)?));
+    let writes = field_writes(cx, &w, &item(p, spec.write_flat), |name, value| quote!(#w.named_field(#name, #value)?;));
+    let reads = field_reads(cx, &r, &item(p, spec.read_flat), |name, ty| quote!(#r.named_field::<#ty>(#name)?));
 
     quote! {
         #[automatically_derived]
-        impl #impl_generics #p::OrderedKey<#de> for #self_type #where_clause {
+        impl #impl_generics #key_trait<#de> for #self_type #where_clause {
             const FIELDS: usize = #fields;
 
             #[inline]
-            fn write_fields(&self, #w: &mut #p::OrderedWriter<'_>) -> #p::Result<()> {
+            fn write_fields(&self, #w: &mut #writer<'_>) -> #p::Result<()> {
                 #write_prefix
                 #write_bucket
                 #(#writes)*
@@ -359,7 +510,7 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
             }
 
             #[inline]
-            fn read_fields(#r: &mut #p::OrderedReader<#de>) -> #p::Result<Self> {
+            fn read_fields(#r: &mut #reader<#de>) -> #p::Result<Self> {
                 #read_prefix
                 #read_bucket
                 let #value = Self { #(#reads,)* };
@@ -372,17 +523,17 @@ fn ordered_impls(cx: &Context<'_, '_>) -> TokenStream {
         impl #impl_generics #p::RowKey<#de> for #self_type #where_clause {
             #[inline]
             fn encode_into(&self, #out: &mut #p::Key) -> #p::Result<()> {
-                #p::encode_ordered(self, #out, #max_len)
+                #encode(self, #out, #max_len)
             }
 
             #[inline]
             fn from_key(#bytes: &#de [u8]) -> #p::Result<Self> {
-                #p::decode_ordered(#bytes, #max_len)
+                #decode(#bytes, #max_len)
             }
         }
 
         #[automatically_derived]
-        impl #impl_generics #p::FlattenOrdered<#de> for #self_type #where_clause {
+        impl #impl_generics #flatten<#de> for #self_type #where_clause {
             const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
         }
     }
@@ -398,7 +549,7 @@ fn delimited_impls(cx: &Context<'_, '_>) -> TokenStream {
     let (impl_generics, where_clause) =
         cx.generics_with_de(|field| cx.field_bound(field, &quote!(#p::EncodeText + #p::DecodeText<#de>)));
     let self_type = cx.self_type();
-    let fields = field_count(cx, |ty| quote!(#p::delimited_fields::<#de, #ty>()));
+    let fields = field_count(cx, true, |ty| quote!(#p::delimited_fields::<#de, #ty>()));
     let max_len = Literal::usize_unsuffixed(input.max_len());
     let this = quote!(self);
     let this_value = value.to_token_stream();

@@ -13,7 +13,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use crate::ast::{Field, Input, ScanArg};
+use crate::ast::{Field, Input, KeyFormat, ScanArg};
 use crate::attr::SaltHash;
 use crate::codec::{self, Lifetimes};
 
@@ -105,7 +105,9 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
     let fields = if input.key_fields().any(Field::is_flatten) {
         quote!(usize::MAX)
     } else {
-        let count = steps.len() + usize::from(input.attrs.prefix.is_some()) + usize::from(input.attrs.salt.is_some());
+        // A store format's prefix is raw bytes, not a field.
+        let prefix_is_field = input.attrs.prefix.is_some() && !input.format().is_store();
+        let count = steps.len() + usize::from(prefix_is_field) + usize::from(input.attrs.salt.is_some());
         Literal::usize_unsuffixed(count).into_token_stream()
     };
     let ranges = ranges_body(input, &steps, p, &fields);
@@ -243,16 +245,30 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
     let value = Ident::new("rowkey_value", Span::mixed_site());
     let bucket = Ident::new("rowkey_bucket", Span::mixed_site());
     let salt_var = Ident::new("rowkey_salt", Span::mixed_site());
-    let new_scan = if let Some(delimiter) = &input.attrs.delimited {
-        quote! {
+    let store = |format: &str| {
+        let format = Ident::new(format, Span::call_site());
+        quote!(let mut #scan = #p::StoreScan::<#p::#format>::new(#fields);)
+    };
+    let new_scan = match (input.format(), &input.attrs.delimited) {
+        (KeyFormat::Delimited, Some(delimiter)) => quote! {
             let rowkey_format = #p::Delimited::new(#delimiter)?;
             let mut #scan = #p::DelimitedScan::new(&rowkey_format, #fields);
-        }
-    } else {
-        quote!(let mut #scan = #p::OrderedScan::new(#fields);)
+        },
+        (KeyFormat::FdbTuple, _) => store("FdbTuple"),
+        (KeyFormat::Memcomparable, _) => store("Memcomparable"),
+        (KeyFormat::HBase, _) => store("HBase"),
+        _ => quote!(let mut #scan = #p::OrderedScan::new(#fields);),
     };
-    let fix_prefix = input.attrs.prefix.as_ref().map(|lit| quote!(#scan.fix(#lit)?;));
-    let fix_bucket = input.attrs.salt.as_ref().map(|_| quote!(#scan.fix(&#salt_var.bucket_field(#bucket))?;));
+    let fix_prefix = input.attrs.prefix.as_ref().map(|lit| {
+        if input.format().is_store() {
+            let raw = Literal::byte_string(lit.value().as_bytes());
+            quote!(#scan.raw_prefix(#raw);)
+        } else {
+            quote!(#scan.fix(#lit)?;)
+        }
+    });
+    let bucket_field = if input.format().is_store() { quote!(store_bucket) } else { quote!(bucket_field) };
+    let fix_bucket = input.attrs.salt.as_ref().map(|_| quote!(#scan.fix(&#salt_var.#bucket_field(#bucket))?;));
     let fields = steps.iter().map(|step| {
         let (field, slot) = (step.field, &step.slot);
         let fixed = codec::encode_ref(field, p, &quote!(*#value));

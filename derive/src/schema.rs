@@ -4,16 +4,19 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
-use crate::ast::{Field, Input};
+use crate::ast::{Field, Input, KeyFormat};
 use crate::types::{Bytes, Class, Time, last_segment};
 
 /// The `rowkey::schema::Schema` value for the key.
 /// `flattened` gives the `&'static Schema` of a flattened field's type.
 pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Field<'_>) -> TokenStream) -> TokenStream {
     let type_name = input.ident.to_string();
-    let format = match &input.attrs.delimited {
-        Some(lit) => quote!(#p::Format::Delimited(#lit)),
-        None => quote!(#p::Format::Ordered),
+    let format = match (input.format(), &input.attrs.delimited) {
+        (KeyFormat::Delimited, Some(lit)) => quote!(#p::Format::Delimited(#lit)),
+        (KeyFormat::FdbTuple, _) => quote!(#p::Format::FdbTuple),
+        (KeyFormat::Memcomparable, _) => quote!(#p::Format::Memcomparable),
+        (KeyFormat::HBase, _) => quote!(#p::Format::HBase),
+        _ => quote!(#p::Format::Ordered),
     };
     let prefix = match &input.attrs.prefix {
         Some(lit) => quote!(::core::option::Option::Some(#lit)),
@@ -103,6 +106,7 @@ fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &Toke
                 None => decimal(u32::from(int.digits), int.signed && attrs.reverse.is_none()),
             };
         }
+        Class::Int(_) | Class::Float if attrs.numeric.is_some() => "Custom",
         Class::Int(_) if attrs.big_endian.is_some() => "BigEndianInt64",
         Class::Int(int) if int.unsigned_64() => "Uint64",
         Class::Int(_) => "Int64",

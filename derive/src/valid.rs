@@ -7,16 +7,17 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
+use crate::ast::KeyFormat;
 use crate::ast::{BUCKET_FIELD, Field, Input, PREFIX_FIELD};
 use crate::attr::{
-    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FLATTEN, HEX, NANOS, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP,
-    SaltHash, Symbol, WIDTH,
+    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FDB_TUPLE, FLATTEN, HBASE, HEX, MEMCOMPARABLE, NANOS, NUMERIC,
+    ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, SaltHash, Symbol, WIDTH,
 };
 use crate::ctxt::Ctxt;
 use crate::types::{self, Bytes, Class, Int, Str, Time};
 
 /// The attributes that choose how a field's value becomes bytes: a field has one.
-const ENCODINGS: &[Symbol] = &[REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, NANOS];
+const ENCODINGS: &[Symbol] = &[REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, NANOS, NUMERIC];
 
 pub fn check(cx: &Ctxt, input: &Input<'_>) {
     check_format(cx, input);
@@ -33,8 +34,20 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
 
 fn check_format(cx: &Ctxt, input: &Input<'_>) {
     let attrs = &input.attrs;
-    if let (Some(ordered), Some(_)) = (attrs.ordered, &attrs.delimited) {
-        cx.error_at(ordered, format!("`{ORDERED}` and `{DELIMITED}` are two different formats: keep one"));
+    let given: Vec<(Symbol, Span)> = [
+        (ORDERED, attrs.ordered),
+        (DELIMITED, attrs.delimited.as_ref().map(syn::LitStr::span)),
+        (FDB_TUPLE, attrs.fdb_tuple),
+        (MEMCOMPARABLE, attrs.memcomparable),
+        (HBASE, attrs.hbase),
+    ]
+    .into_iter()
+    .filter_map(|(word, span)| span.map(|span| (word, span)))
+    .collect();
+    if let [(first, _), rest @ ..] = given.as_slice() {
+        for (word, span) in rest {
+            cx.error_at(*span, format!("`{first}` and `{word}` are two different formats: keep one"));
+        }
     }
     if let Some(prefix) = &attrs.prefix
         && prefix.value().is_empty()
@@ -134,16 +147,39 @@ fn check_format_fit(cx: &Ctxt, input: &Input<'_>, field: &Field<'_>) {
             );
         }
     } else {
+        let format = input.format().name();
         for (word, span) in [(HEX, attrs.hex), (WIDTH, attrs.span_of(WIDTH))] {
             if let Some(span) = span {
                 cx.error_at(
                     span,
                     format!(
-                        "`{word}` chooses a text encoding, for delimited keys; the ordered format already writes \
+                        "`{word}` chooses a text encoding, for delimited keys; the {format} format already writes \
                          every field so it sorts: remove `{word}`, or make the key `#[rowkey(delimited = \"#\")]`"
                     ),
                 );
             }
+        }
+    }
+    if input.format() == KeyFormat::FdbTuple
+        && let Some(span) = attrs.desc
+    {
+        cx.error_at(
+            span,
+            "FoundationDB's tuple layer has no descending order, so a tuple key cannot hold `desc`: use `reverse` on \
+             an integer or a date or instant field to put larger values first",
+        );
+    }
+    if let Some(span) = attrs.numeric {
+        if input.format() != KeyFormat::HBase {
+            cx.error_at(
+                span,
+                format!(
+                    "`{NUMERIC}` writes HBase's `OrderedNumeric`, which only the HBase format has: remove it, or make \
+                     the key `#[rowkey(hbase)]`"
+                ),
+            );
+        } else if !matches!(class, Class::Int(_) | Class::Float) {
+            cx.error_at(span, format!("`{NUMERIC}` writes a number, and `{name}` is {what}: remove `{NUMERIC}`"));
         }
     }
 }

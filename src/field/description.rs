@@ -67,6 +67,31 @@ pub enum Format {
     /// Text fields joined by a delimiter, Bigtable's `Struct.DelimitedBytes`
     /// ([`format::delimited`](crate::format::delimited)).
     Delimited(&'static str),
+    /// FoundationDB's tuple layer ([`format::fdb_tuple`](crate::format::fdb_tuple)); a prefix
+    /// is raw bytes before the tuple.
+    FdbTuple,
+    /// The bytes of the `memcomparable` crate
+    /// ([`format::memcomparable`](crate::format::memcomparable)); a prefix is raw bytes.
+    Memcomparable,
+    /// HBase's `OrderedBytes` ([`format::hbase`](crate::format::hbase)); a prefix is raw
+    /// bytes.
+    HBase,
+}
+
+impl Format {
+    /// Whether Bigtable writes keys in this format (its structured row keys): the ordered and
+    /// delimited formats.
+    ///
+    /// ```
+    /// use rowkey::schema::Format;
+    ///
+    /// assert!(Format::Delimited("#").is_bigtable());
+    /// assert!(!Format::FdbTuple.is_bigtable());
+    /// ```
+    #[must_use]
+    pub fn is_bigtable(&self) -> bool {
+        matches!(self, Format::Ordered | Format::Delimited(_))
+    }
 }
 
 impl fmt::Display for Format {
@@ -74,6 +99,9 @@ impl fmt::Display for Format {
         match self {
             Format::Ordered => f.write_str("ordered"),
             Format::Delimited(delimiter) => write!(f, "delimited {delimiter:?}"),
+            Format::FdbTuple => f.write_str("fdb_tuple"),
+            Format::Memcomparable => f.write_str("memcomparable"),
+            Format::HBase => f.write_str("hbase"),
         }
     }
 }

@@ -6,6 +6,9 @@ use crate::error::Result;
 use crate::field::Alphabet;
 use crate::field::description::Schema;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
+use crate::format::fdb_tuple::{FdbKey, TupleReader, TupleWriter};
+use crate::format::hbase::{HBaseKey, HBaseReader, HBaseWriter};
+use crate::format::memcomparable::{MemcomparableKey, MemcomparableReader, MemcomparableWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
 
 /// A derived key in the ordered format, which `#[rowkey(flatten)]` can inline into another
@@ -97,4 +100,77 @@ pub fn write_delimited<'de, T: FlattenDelimited<'de>>(value: &T, w: &mut Delimit
 #[inline]
 pub fn read_delimited<'de, T: FlattenDelimited<'de>>(r: &mut DelimitedReader<'_, 'de>) -> Result<T> {
     T::read_fields(r)
+}
+
+/// The flattening trait and functions of a store format, whose keys are its writer's and
+/// reader's fields with no framing of their own.
+macro_rules! store_flatten {
+    (
+        $flatten:ident: $key:ident, $writer:ident, $reader:ident;
+        $assert:ident, $fields:ident, $write:ident, $read:ident;
+        $message:literal, $label:literal, $note:literal
+    ) => {
+        /// As [`FlattenOrdered`], for this format.
+        #[diagnostic::on_unimplemented(message = $message, label = $label, note = $note)]
+        pub trait $flatten<'de>: $key<'de> {
+            /// The flattened key's schema.
+            const SCHEMA: &'static Schema;
+        }
+
+        /// Compiles only when `T` can be flattened into a key of this format.
+        pub fn $assert<'de, T: $flatten<'de>>() {}
+
+        /// The number of fields a flattened key adds.
+        #[must_use]
+        pub const fn $fields<'de, T: $flatten<'de>>() -> usize {
+            T::FIELDS
+        }
+
+        /// Writes a flattened key's fields.
+        ///
+        /// # Errors
+        ///
+        /// What its fields' encoders return.
+        #[inline]
+        pub fn $write<'de, T: $flatten<'de>>(value: &T, w: &mut $writer<'_>) -> Result<()> {
+            value.write_fields(w)
+        }
+
+        /// Reads a flattened key's fields.
+        ///
+        /// # Errors
+        ///
+        /// What the reader or its fields' decoders return.
+        #[inline]
+        pub fn $read<'de, T: $flatten<'de>>(r: &mut $reader<'de>) -> Result<T> {
+            T::read_fields(r)
+        }
+    };
+}
+
+store_flatten! {
+    FlattenFdb: FdbKey, TupleWriter, TupleReader;
+    assert_flatten_fdb, fdb_fields, write_fdb, read_fdb;
+    "`{Self}` cannot be flattened into a FoundationDB tuple key",
+    "`{Self}` does not derive `RowKey` with `#[rowkey(fdb_tuple)]`",
+    "`#[rowkey(flatten)]` inlines the fields of a struct that derives `RowKey` in the same format as the outer \
+     key: derive it on `{Self}` with `#[rowkey(fdb_tuple)]`, or remove `flatten`"
+}
+
+store_flatten! {
+    FlattenMemcomparable: MemcomparableKey, MemcomparableWriter, MemcomparableReader;
+    assert_flatten_memcomparable, memcomparable_fields, write_memcomparable, read_memcomparable;
+    "`{Self}` cannot be flattened into a memcomparable key",
+    "`{Self}` does not derive `RowKey` with `#[rowkey(memcomparable)]`",
+    "`#[rowkey(flatten)]` inlines the fields of a struct that derives `RowKey` in the same format as the outer \
+     key: derive it on `{Self}` with `#[rowkey(memcomparable)]`, or remove `flatten`"
+}
+
+store_flatten! {
+    FlattenHBase: HBaseKey, HBaseWriter, HBaseReader;
+    assert_flatten_hbase, hbase_fields, write_hbase, read_hbase;
+    "`{Self}` cannot be flattened into an HBase key",
+    "`{Self}` does not derive `RowKey` with `#[rowkey(hbase)]`",
+    "`#[rowkey(flatten)]` inlines the fields of a struct that derives `RowKey` in the same format as the outer \
+     key: derive it on `{Self}` with `#[rowkey(hbase)]`, or remove `flatten`"
 }

@@ -33,6 +33,8 @@ pub(crate) mod bucket;
 pub mod compat;
 mod fan_out;
 pub mod farmhash;
+pub(crate) mod store;
 
 pub use bucket::{BucketField, Salt, SaltHash};
 pub use farmhash::{farm_fingerprint, fingerprint64, spanner_shard};
+pub use store::StoreBucket;

@@ -242,6 +242,16 @@ impl Schema {
     ///
     /// As [`to_bigtable_json_with`](Self::to_bigtable_json_with).
     pub fn to_bigtable_value_with(&self, options: &ExportOptions) -> Result<Json> {
+        if !self.format.is_bigtable() {
+            return Err(Error::argument(
+                "schema",
+                format!(
+                    "`{}` keys are in the {} format, which Bigtable's structured row keys do not have (they are \
+                     ordered or delimited): derive the key in the ordered format to export it",
+                    self.type_name, self.format
+                ),
+            ));
+        }
         let key_fields = self.key_fields();
         if key_fields.is_empty() {
             return Err(Error::argument(
@@ -277,6 +287,8 @@ impl Schema {
                 }
                 json!({ "delimitedBytes": { "delimiter": base64(delimiter.as_bytes()) } })
             }
+            // Refused above.
+            Format::FdbTuple | Format::Memcomparable | Format::HBase => Json::Null,
         };
         let mut root = Map::new();
         root.insert("encoding".into(), encoding);

@@ -96,6 +96,9 @@ impl Schema {
                 write_ordered(self, &given, &mut w, true)?;
                 w.finish();
             }
+            format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
+                return Err(super::store_format_unsupported(format, "schema encode"));
+            }
             Format::Delimited(delimiter) => {
                 let format = Delimited::new(delimiter)?;
                 let mut fields = Vec::new();

@@ -75,6 +75,9 @@ impl Schema {
         match self.format {
             Format::Ordered => read_ordered(&fields, key, &mut reading)?,
             Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading)?,
+            format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
+                return Err(super::store_format_unsupported(format, "schema inspect"));
+            }
         }
         Ok(Inspection { type_name: self.type_name, fields: reading.out })
     }
@@ -160,6 +163,9 @@ impl Schema {
         let salt = salt.salt()?;
         let skip = usize::from(self.prefix.is_some()) + 1;
         match self.format {
+            format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
+                Err(super::store_format_unsupported(format, "schema unsalted"))
+            }
             Format::Ordered => {
                 let mut r = OrderedReader::new(key, self.field_count());
                 if let Some(prefix) = self.prefix {

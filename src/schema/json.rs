@@ -105,6 +105,9 @@ impl Schema {
                 out.insert("format".into(), "delimited".into());
                 out.insert("delimiter".into(), delimiter.into());
             }
+            Format::FdbTuple | Format::Memcomparable | Format::HBase => {
+                out.insert("format".into(), self.format.to_string().into());
+            }
         }
         if let Some(prefix) = self.prefix {
             out.insert("prefix".into(), prefix.into());
@@ -320,7 +323,15 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
             }
             Format::Delimited(leak(delimiter))
         }
-        other => return Err(bad(&at(path, "format"), format!("{other:?} is not a format: ordered or delimited"))),
+        "fdb_tuple" => Format::FdbTuple,
+        "memcomparable" => Format::Memcomparable,
+        "hbase" => Format::HBase,
+        other => {
+            return Err(bad(
+                &at(path, "format"),
+                format!("{other:?} is not a format: ordered, delimited, fdb_tuple, memcomparable or hbase"),
+            ));
+        }
     };
     let prefix = object.opt_str("prefix")?.map(leak);
     let salt = match object.get("salt") {
@@ -460,6 +471,9 @@ fn field_from(json: &Json, path: &str, format: Format) -> Result<FieldSchema> {
     };
     if descending && matches!(format, Format::Delimited(_)) {
         return Err(bad(&at(path, "desc"), "a delimited key has no descending fields; use reverse on a number"));
+    }
+    if descending && format == Format::FdbTuple {
+        return Err(bad(&at(path, "desc"), "a FoundationDB tuple has no descending fields; use reverse on a number"));
     }
     object.finish()?;
     Ok(FieldSchema { name, rust_name, rust_type, encoding, transform, optional, descending, monotonic })

@@ -384,6 +384,9 @@ impl Schema {
         let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
             let fixed_fields = steps.iter().zip(&values).take(count);
             match self.format {
+                format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
+                    Err(crate::schema::store_format_unsupported(format, "schema scan"))
+                }
                 Format::Ordered => {
                     let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
                     let mut scan = OrderedScan::new(fields);

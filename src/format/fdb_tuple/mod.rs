@@ -40,6 +40,7 @@ use std::borrow::Cow;
 use crate::error::{Error, Location, Result};
 use crate::field::{ReadField, ValueFormat, WriteField};
 use crate::format::for_each_tuple;
+use crate::format::prefix::{check_raw_prefix, hex};
 use crate::key::Key;
 
 /// FoundationDB's tuple layer, with an optional raw prefix before the tuple.
@@ -218,14 +219,6 @@ impl FdbTuple {
     }
 }
 
-/// Bytes as lowercase hex pairs, for error messages.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        return "nothing".to_owned();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
-}
-
 /// A key whose fields the tuple layer packs: `()` and tuples of 1 to 12 field types of
 /// [`FdbTuple`] (the same trait shape as [`OrderedKey`](crate::format::OrderedKey)).
 ///
@@ -326,6 +319,11 @@ impl<'a> TupleWriter<'a> {
         TupleWriter { out, index: 0 }
     }
 
+    /// A writer whose next field is field `index` of the key, for the scan builder.
+    pub(crate) fn at_field(out: &'a mut Key, index: usize) -> Self {
+        TupleWriter { out, index }
+    }
+
     /// Appends the next field.
     ///
     /// # Errors
@@ -340,10 +338,51 @@ impl<'a> TupleWriter<'a> {
     /// ```
     #[inline]
     pub fn field<T: WriteField<FdbTuple> + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.push(None, value).map(|_| ())
+    }
+
+    /// Appends the next field, naming it in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::new();
+    /// rowkey::format::TupleWriter::new(&mut key).named_field("id", &7u8)?.named_field("ok", &true)?;
+    /// assert_eq!(key.as_bytes(), [0x15, 0x07, 0x27]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn named_field<T: WriteField<FdbTuple> + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<&mut Self> {
+        self.push(Some(name), value)
+    }
+
+    /// Appends `bytes` as they are: a subspace's or a directory's raw prefix, which belongs
+    /// before the first field. It is not a field: the next field's index is unchanged.
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::new();
+    /// rowkey::format::TupleWriter::new(&mut key).raw_prefix(b"\x15\x02").field(&1u8)?;
+    /// assert_eq!(key.as_bytes(), [0x15, 0x02, 0x15, 0x01]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn raw_prefix(&mut self, bytes: &[u8]) -> &mut Self {
+        self.out.extend_from_slice(bytes);
+        self
+    }
+
+    #[inline(always)]
+    fn push<T: WriteField<FdbTuple> + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
         let start = self.out.len();
-        value.write(self.out).map_err(|e| e.in_field(self.index, None, start))?;
+        value.write(self.out).map_err(|e| e.in_field(self.index, name, start))?;
         self.index += 1;
-        Ok(())
+        Ok(self)
     }
 }
 
@@ -402,10 +441,77 @@ impl<'de> TupleReader<'de> {
     /// ```
     #[inline]
     pub fn field<T: ReadField<'de, FdbTuple>>(&mut self) -> Result<T> {
+        self.take_field(None)
+    }
+
+    /// Reads the next field as a `T`, naming it in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`field`](Self::field).
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\x15\x01");
+    /// let err = r.named_field::<String>("name").unwrap_err();
+    /// assert_eq!(err.location().name(), Some("name"));
+    /// ```
+    #[inline]
+    pub fn named_field<T: ReadField<'de, FdbTuple>>(&mut self, name: &'static str) -> Result<T> {
+        self.take_field(Some(name))
+    }
+
+    #[inline(always)]
+    fn take_field<T: ReadField<'de, FdbTuple>>(&mut self, name: Option<&'static str>) -> Result<T> {
         let (start, index) = (self.pos, self.index);
-        let value = T::read(self).map_err(|e| e.in_field(index, None, start))?;
+        let value = T::read(self).map_err(|e| e.in_field(index, name, start))?;
         self.index += 1;
         Ok(value)
+    }
+
+    /// Reads the raw prefix `expected` that [`TupleWriter::raw_prefix`] wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] naming the prefix when the key does not hold it here.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\xfe\x14");
+    /// r.raw_prefix(b"\xfe")?;
+    /// assert_eq!(r.field::<u8>()?, 0);
+    /// assert!(rowkey::format::TupleReader::new(b"\x14").raw_prefix(b"\xfe").is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn raw_prefix(&mut self, expected: &[u8]) -> Result<()> {
+        check_raw_prefix(&self.key[self.pos..], self.pos, expected)?;
+        self.pos += expected.len();
+        Ok(())
+    }
+
+    /// The offset of the next field in the key.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\x15\x01\x14");
+    /// let _: u8 = r.field()?;
+    /// assert_eq!(r.position(), 2);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The 0-based index of the next field to read.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::TupleReader::new(b"\x15\x01\x14");
+    /// let _: u8 = r.field()?;
+    /// assert_eq!(r.field_index(), 1);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn field_index(&self) -> usize {
+        self.index
     }
 
     /// Checks that every byte was read.

@@ -57,6 +57,7 @@ use crate::field::{
     Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Sink,
     Strings, SystemTimes, Uuids, ValueFormat, WriteField,
 };
+use crate::format::prefix::check_raw_prefix;
 use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
 
@@ -155,7 +156,7 @@ impl HBase {
         Ok(key)
     }
 
-    /// Appends the key of `value` to `out`; on an error `out` is left as it was.
+    /// Clears `out` and writes the key of `value` into it; on error `out` is left empty.
     ///
     /// # Errors
     ///
@@ -168,13 +169,7 @@ impl HBase {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode_into<'de, T: HBaseKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
-        let start = out.len();
-        let mut w = HBaseWriter { out, fields: T::FIELDS, next: 0 };
-        let written = value.write_fields(&mut w);
-        if written.is_err() {
-            out.truncate(start);
-        }
-        written
+        out.rewrite(|out| value.write_fields(&mut HBaseWriter { out, fields: T::FIELDS, next: 0 }))
     }
 
     /// Reads a key back.
@@ -209,7 +204,13 @@ pub struct HBaseWriter<'a> {
     next: usize,
 }
 
-impl HBaseWriter<'_> {
+impl<'a> HBaseWriter<'a> {
+    /// A writer whose next field is field `index` of a key of `fields` fields, for the scan
+    /// builder (the last field is framed apart).
+    pub(crate) fn at_field(out: &'a mut Key, index: usize, fields: usize) -> Self {
+        HBaseWriter { out, fields, next: index }
+    }
+
     /// Writes the next field.
     ///
     /// # Errors
@@ -226,6 +227,35 @@ impl HBaseWriter<'_> {
     /// As [`field`](Self::field).
     pub fn named_field<T: WriteField<HBase> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
         self.write(Some(name), value)
+    }
+
+    /// Appends `bytes` as they are: a table's raw prefix, which belongs before the first
+    /// field. It is not a field: the next field's index is unchanged.
+    ///
+    /// ```
+    /// use rowkey::format::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+    ///
+    /// struct Tagged(bool);
+    /// impl<'de> HBaseKey<'de> for Tagged {
+    ///     const FIELDS: usize = 1;
+    ///     fn write_fields(&self, w: &mut HBaseWriter<'_>) -> rowkey::Result<()> {
+    ///         w.raw_prefix(b"t:").field(&self.0)?;
+    ///         Ok(())
+    ///     }
+    ///     fn read_fields(r: &mut HBaseReader<'de>) -> rowkey::Result<Self> {
+    ///         r.raw_prefix(b"t:")?;
+    ///         Ok(Tagged(r.field()?))
+    ///     }
+    /// }
+    /// let key = HBase.to_key(&Tagged(true))?;
+    /// assert_eq!(key.as_bytes(), b"t:\x29\x81");
+    /// assert!(HBase.from_key::<Tagged>(&key)?.0);
+    /// assert!(HBase.from_key::<Tagged>(b"u:\x29\x81").is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn raw_prefix(&mut self, bytes: &[u8]) -> &mut Self {
+        self.out.extend_from_slice(bytes);
+        self
     }
 
     fn write<T: WriteField<HBase> + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
@@ -290,6 +320,49 @@ impl<'de> HBaseReader<'de> {
     /// As [`field`](Self::field).
     pub fn named_field<T: ReadField<'de, HBase>>(&mut self, name: &'static str) -> Result<T> {
         self.read(Some(name))
+    }
+
+    /// Reads the raw prefix `expected` that [`HBaseWriter::raw_prefix`] wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] naming the prefix when the key does not hold it here.
+    pub fn raw_prefix(&mut self, expected: &[u8]) -> Result<()> {
+        check_raw_prefix(&self.bytes[self.pos..], self.pos, expected)?;
+        self.pos += expected.len();
+        Ok(())
+    }
+
+    /// The offset of the next field in the key.
+    ///
+    /// ```
+    /// use rowkey::format::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+    ///
+    /// struct Two(i8, i8);
+    /// impl<'de> HBaseKey<'de> for Two {
+    ///     const FIELDS: usize = 2;
+    ///     fn write_fields(&self, w: &mut HBaseWriter<'_>) -> rowkey::Result<()> {
+    ///         w.field(&self.0)?.field(&self.1)?;
+    ///         Ok(())
+    ///     }
+    ///     fn read_fields(r: &mut HBaseReader<'de>) -> rowkey::Result<Self> {
+    ///         let first = r.field()?;
+    ///         assert_eq!((r.field_index(), r.position()), (1, 2));
+    ///         Ok(Two(first, r.field()?))
+    ///     }
+    /// }
+    /// HBase.from_key::<Two>(&HBase.to_key(&Two(1, 2))?)?;
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The 0-based index of the next field to read (see [`position`](Self::position)).
+    #[must_use]
+    pub fn field_index(&self) -> usize {
+        self.next
     }
 
     fn read<T: ReadField<'de, HBase>>(&mut self, name: Option<&'static str>) -> Result<T> {

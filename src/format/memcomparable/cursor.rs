@@ -106,6 +106,11 @@ impl<'de> Cursor<'de> {
         Ok(out)
     }
 
+    /// Moves past `n` bytes the caller has checked are there.
+    pub(super) fn skip(&mut self, n: usize) {
+        self.pos += n;
+    }
+
     /// The next byte (inverted in a descending field).
     #[inline(always)]
     pub(super) fn byte(&mut self, what: &'static str) -> Result<u8> {

@@ -5,6 +5,7 @@ use super::Memcomparable;
 use super::cursor::Cursor;
 use crate::error::{Error, Result};
 use crate::field::{ReadField, Sink, WriteField};
+use crate::format::prefix::check_raw_prefix;
 use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
 
@@ -70,6 +71,11 @@ impl<'a> MemcomparableWriter<'a> {
         MemcomparableWriter { out, fields: 0 }
     }
 
+    /// A writer whose next field is field `index` of the key, for the scan builder.
+    pub(crate) fn at_field(out: &'a mut Key, index: usize) -> Self {
+        MemcomparableWriter { out, fields: index }
+    }
+
     /// Appends the next field.
     ///
     /// # Errors
@@ -106,6 +112,21 @@ impl<'a> MemcomparableWriter<'a> {
         value: &T,
     ) -> Result<&mut Self> {
         self.push(Some(name), value)
+    }
+
+    /// Appends `bytes` as they are: a table's or a keyspace's raw prefix, which belongs before
+    /// the first field. It is not a field: the next field's index is unchanged.
+    ///
+    /// ```
+    /// let mut key = rowkey::Key::new();
+    /// rowkey::format::MemcomparableWriter::new(&mut key).raw_prefix(b"t1_").field(&1u8)?;
+    /// assert_eq!(key.as_bytes(), b"t1_\x01");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn raw_prefix(&mut self, bytes: &[u8]) -> &mut Self {
+        self.out.extend_from_slice(bytes);
+        self
     }
 
     #[inline(always)]
@@ -239,6 +260,26 @@ impl<'de> MemcomparableReader<'de> {
         let start = self.cursor.position();
         self.cursor.set_descending(T::DESCENDING);
         T::read(&mut self.cursor).map_err(|e| e.in_field(index, name, start))
+    }
+
+    /// Reads the raw prefix `expected` that [`MemcomparableWriter::raw_prefix`] wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] naming the prefix when the key does not hold it here.
+    ///
+    /// ```
+    /// let mut r = rowkey::format::MemcomparableReader::new(b"t1_\x01");
+    /// r.raw_prefix(b"t1_")?;
+    /// assert_eq!(r.field::<u8>()?, 1);
+    /// assert!(rowkey::format::MemcomparableReader::new(b"t2_").raw_prefix(b"t1_").is_err());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[inline]
+    pub fn raw_prefix(&mut self, expected: &[u8]) -> Result<()> {
+        check_raw_prefix(self.cursor.remaining(), self.cursor.position(), expected)?;
+        self.cursor.skip(expected.len());
+        Ok(())
     }
 
     /// Checks that the key ends after the last field read.
