@@ -172,3 +172,36 @@ fn hbase_scans_are_exact() {
         |start: &String, row: &HBaseVisit| row.host.starts_with(start.as_str()),
     );
 }
+
+/// The derived layouts `docs/FORMAT.md` shows, pinned: a change to them is a change of format.
+#[test]
+fn derived_layouts_are_pinned() {
+    #[derive(RowKey)]
+    #[rowkey(fdb_tuple, prefix = "\u{15}\u{02}", salt(buckets = 16, from = [id], hash = "modulo"))]
+    struct FdbUser {
+        id: i64,
+        name: String,
+    }
+    #[derive(RowKey)]
+    #[rowkey(memcomparable, prefix = "t7_", salt(buckets = 16, from = [id], hash = "modulo"))]
+    struct McUser {
+        id: i64,
+        name: String,
+    }
+    #[derive(RowKey)]
+    #[rowkey(hbase, salt(buckets = 16, from = [id], hash = "modulo"))]
+    struct HBaseUser {
+        id: i64,
+        name: String,
+    }
+    let hex = |key: rowkey::Key| common::to_hex(&key);
+    assert_eq!(hex(FdbUser { id: 7, name: "ann".into() }.to_key().unwrap()), "15021507150702616e6e00");
+    assert_eq!(
+        hex(McUser { id: 7, name: "ann".into() }.to_key().unwrap()),
+        "74375f0007800000000000000701616e6e000000000003"
+    );
+    assert_eq!(
+        hex(HBaseUser { id: 7, name: "ann".into() }.to_key().unwrap()),
+        "2b800000072c800000000000000734616e6e00"
+    );
+}

@@ -43,9 +43,11 @@ use proc_macro::TokenStream;
 /// println!("{}", Reading::SCHEMA);
 /// ```
 ///
-/// Generated: `RowKey` (`encode_into`, `to_key`, `from_key`); `OrderedKey` or `DelimitedKey`,
-/// so the key can be flattened into another or scanned with `rowkey::scan`; and `SCHEMA`, a
-/// `rowkey::schema::Schema` (also through the `KeySchema` trait).
+/// Generated: `RowKey` (`encode_into`, `to_key`, `from_key`); the format's key trait
+/// (`OrderedKey`, `DelimitedKey`, `FdbKey`, `MemcomparableKey` or `HBaseKey`), so the key can
+/// be flattened into another of its format or written with the format's own API; a typed scan
+/// builder, `T::scan()`; and `SCHEMA`, a `rowkey::schema::Schema` (also through the
+/// `KeySchema` trait).
 ///
 /// # Struct attributes
 ///
@@ -53,8 +55,11 @@ use proc_macro::TokenStream;
 /// |---|---|
 /// | `ordered` | the ordered binary format, Bigtable's `OrderedCodeBytes` (the default) |
 /// | `delimited = "#"` | text fields joined by the delimiter, Bigtable's `DelimitedBytes` |
-/// | `prefix = "user"` | a constant first field; decoding checks it |
-/// | `salt(buckets = 16, from = [a, b], hash = "farmhash")` | a bucket field after the prefix: FarmHash Fingerprint64 of the source fields' ordered encoding (of their plain values, before any field attribute), with `hash = "modulo"` one integer field's value mod `buckets`, or with `hash = "md5"` (feature `md5`; 16, 256, 4096 or 65536 buckets) the first hex digits of MD5 of that encoding, written as those digits. Decoding recomputes it and refuses a key whose bucket differs |
+/// | `fdb_tuple` | FoundationDB's tuple layer, what every FoundationDB binding packs; no `desc` |
+/// | `memcomparable` | the bytes of the `memcomparable` crate (RisingWave's): fixed-width integers, text in 9-byte groups |
+/// | `hbase` | HBase's `OrderedBytes`, what its `Ordered*` data types and `Struct` write |
+/// | `prefix = "user"` | a constant first field; decoding checks it. In `fdb_tuple`, `memcomparable` and `hbase` keys it is raw bytes before the fields, as a subspace's or a table's prefix is |
+/// | `salt(buckets = 16, from = [a, b], hash = "farmhash")` | a bucket field after the prefix: FarmHash Fingerprint64 of the source fields' ordered encoding (of their plain values, before any field attribute), with `hash = "modulo"` one integer field's value mod `buckets`, or with `hash = "md5"` (feature `md5`; 16, 256, 4096 or 65536 buckets) the first hex digits of MD5 of that encoding, written as those digits. Decoding recomputes it and refuses a key whose bucket differs. In `fdb_tuple`, `memcomparable` and `hbase` keys the bucket is the format's `u16` (an MD5 salt's digits, its text) |
 /// | `max_len = 4096` | the longest key, in bytes (default 4096, Bigtable's limit); longer is `Error::TooLong` |
 /// | `allow_hotspot` | silence the hotspot check below |
 /// | `crate = "path"` | where the runtime crate is, when it is not `::rowkey` |
@@ -63,21 +68,22 @@ use proc_macro::TokenStream;
 ///
 /// | attribute | runtime wrapper | fits |
 /// |---|---|---|
-/// | `desc` | `Desc` | any type; ordered format |
+/// | `desc` | `Desc` | any type; ordered, memcomparable and HBase formats |
 /// | `reverse` | `Reversed` (`MAX - v`) | integers; chrono, time and jiff instants and dates |
 /// | `bit_reverse` | `BitReversed` | `i64`, `u64` |
 /// | `reverse_domain` | `ReversedDomain` | `String` |
 /// | `hex` | `Hex` | integers, `Vec<u8>`, `[u8; N]`; delimited format |
 /// | `width = N` | `Padded<T, N>` | integers, `1 <= N <=` the type's digits; delimited format |
-/// | `big_endian` | `BigEndian` | integers; ordered format |
+/// | `big_endian` | `BigEndian` | integers; every format but delimited |
 /// | `nanos` | `Nanos` (nanoseconds rather than microseconds) | chrono, time and jiff instants |
 /// | `flatten` | the type's own fields | a struct that derives `RowKey` in the same format |
 /// | `rename = "name"` | | the field's name in errors and in `SCHEMA` |
 /// | `skip` | | not part of the key; `Default` on decode |
 /// | `monotonic` | | the values grow with time (see the hotspot check) |
+/// | `numeric` | `Numeric` (HBase's `OrderedNumeric`) | integers and floats; HBase format |
 ///
 /// On an `Option<T>` field the wrapper applies to `T`. A field has at most one of `reverse`,
-/// `bit_reverse`, `reverse_domain`, `hex`, `width`, `big_endian` and `nanos`.
+/// `bit_reverse`, `reverse_domain`, `hex`, `width`, `big_endian`, `nanos` and `numeric`.
 ///
 /// # Compile-time checks
 ///
