@@ -1,6 +1,7 @@
 //! The derived key types the decoder targets read, chosen by a selector byte: every scenario
-//! key of the crate's tests, the keys of every field type in both formats, and two small
-//! ones of this crate's own whose few fields the fuzzer can get through quickly.
+//! key of the crate's tests, the keys of every field type in both Bigtable formats, the
+//! store-format keys, and two small ones of this crate's own whose few fields the fuzzer can
+//! get through quickly.
 
 use rowkey::RowKey;
 
@@ -9,6 +10,7 @@ use crate::keys::{
     DeviceReading, EveryField, EveryText, Monitor, OrderedReading, Reading, Shard, ShardText, TenantReading, WebPage,
     WebPageMicros,
 };
+use crate::stores::{FdbReading, HBaseVisit, McPlace, McReading};
 use crate::typed::{Audit, ByUser, Machine, MachineMetric, MachineMetricOrdered, Order, Readable, Typed};
 
 /// The field types whose decoders accept only part of their encoding's bytes, behind a length
@@ -36,7 +38,7 @@ pub struct TinyText {
 }
 
 /// How many types [`with_derived`] chooses from.
-pub const COUNT: u8 = 21;
+pub const COUNT: u8 = 24;
 
 /// Runs `check` on `bytes` as a key of the type `selector` names (modulo [`COUNT`]).
 pub fn with_derived(selector: u8, bytes: &[u8], check: &impl KeyCheck) {
@@ -61,7 +63,10 @@ pub fn with_derived(selector: u8, bytes: &[u8], check: &impl KeyCheck) {
         17 => check.check::<MachineMetric>(bytes),
         18 => check.check::<MachineMetricOrdered>(bytes),
         19 => check.check::<Tiny>(bytes),
-        _ => check.check::<TinyText>(bytes),
+        20 => check.check::<TinyText>(bytes),
+        21 => check.check::<FdbReading>(bytes),
+        22 => check.check::<McReading>(bytes),
+        _ => check.check::<HBaseVisit>(bytes),
     }
 }
 
@@ -99,6 +104,15 @@ pub fn seeds() -> Vec<Vec<u8>> {
     keys.push((19, Tiny { c: 'ß', x: f32::NAN, a: [0; 3], d: None }.to_key()));
     keys.push((20, TinyText { c: Some('é'), a: [0, 0xff], n: -12, s: "x".into() }.to_key()));
     keys.push((20, TinyText { c: None, a: [1, 2], n: 9999, s: String::new() }.to_key()));
+    for (text, n) in [("dev", 7i64), ("", i64::MIN), ("a\0b", -1)] {
+        let fdb =
+            FdbReading { device: text.into(), at: n, tag: Some(text.into()), ok: n < 0, seq: 3, data: vec![0, 0xff] };
+        keys.push((21, fdb.to_key()));
+        let place = McPlace { city: text.repeat(5), zone: Some(2) };
+        keys.push((22, McReading { region: text.into(), score: n as i32, place, note: None }.to_key()));
+        let host = text.replace('\0', "");
+        keys.push((23, HBaseVisit { host, ts: n, amount: n / 3, row: text.as_bytes().to_vec() }.to_key()));
+    }
     keys.into_iter()
         .filter_map(|(selector, key)| key.ok().map(|key| [&[selector][..], key.as_bytes()].concat()))
         .collect()

@@ -20,6 +20,11 @@ pub mod tuples;
 #[path = "../../tests/common/keys.rs"]
 pub mod keys;
 
+/// The keys in the store formats (FoundationDB tuples, memcomparable, HBase).
+#[allow(dead_code, clippy::all)]
+#[path = "../../tests/common/stores.rs"]
+pub mod stores;
+
 /// The keys whose fields are the date-time, id and address types.
 #[allow(dead_code, clippy::all)]
 #[path = "../../tests/common/typed.rs"]

@@ -1,10 +1,9 @@
-//! Derived keys in the store formats (FoundationDB tuples, memcomparable, HBase) and their
-//! generated values: the same reading in each store's own bytes, with a raw prefix, a salt, a
-//! descending or reversed field, an optional one and a flattened part.
+//! Derived keys in the store formats (FoundationDB tuples, memcomparable, HBase): the same
+//! reading in each store's own bytes, with a raw prefix, a salt, a descending or reversed
+//! field, an optional one and a flattened part. Their generated values are in
+//! [`strategies`](super::strategies).
 
-use proptest::prelude::*;
 use rowkey::RowKey;
-use rowkey::testing::{edge_bytes, edge_i64, edge_strings};
 
 /// A reading in a FoundationDB directory (`\x15\x02`, the subspace `(2,)`), behind a bucket
 /// of the device: the tuple layer has no descending order, so the newest-first sequence is
@@ -52,25 +51,4 @@ pub struct HBaseVisit {
     #[rowkey(numeric)]
     pub amount: i64,
     pub row: Vec<u8>,
-}
-
-/// A short text from a small alphabet, so that generated rows share values and prefixes.
-fn word() -> impl Strategy<Value = String> + Clone {
-    prop_oneof!["[ab]{0,3}", edge_strings()]
-}
-
-pub fn fdb_reading() -> impl Strategy<Value = FdbReading> {
-    (word(), prop_oneof![-3i64..3, edge_i64()], prop::option::of(word()), any::<bool>(), any::<u64>(), edge_bytes())
-        .prop_map(|(device, at, tag, ok, seq, data)| FdbReading { device, at, tag, ok, seq, data })
-}
-
-pub fn mc_reading() -> impl Strategy<Value = McReading> {
-    (word(), prop_oneof![-3i32..3, any::<i32>()], word(), prop::option::of(0u8..3), prop::option::of(word()))
-        .prop_map(|(region, score, city, zone, note)| McReading { region, score, place: McPlace { city, zone }, note })
-}
-
-/// HBase text holds no U+0000, so the host comes from text without it.
-pub fn hbase_visit() -> impl Strategy<Value = HBaseVisit> {
-    ("[ab]{0,3}", prop_oneof![-3i64..3, edge_i64()], prop_oneof![-3i64..3, any::<i64>()], edge_bytes())
-        .prop_map(|(host, ts, amount, row)| HBaseVisit { host, ts, amount, row })
 }

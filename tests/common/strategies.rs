@@ -1,11 +1,13 @@
-//! Generated values of the scenario keys in [`keys`](super::keys), for the property tests that
-//! run over every scenario.
+//! Generated values of the scenario keys in [`keys`](super::keys) and of the store-format keys
+//! in [`stores`](super::stores), for the property tests that run over every scenario.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
+use rowkey::testing::{edge_bytes, edge_i64, edge_strings};
 
 use super::keys::*;
+use super::stores::*;
 
 /// Text every byte of which sorts above `#`, as a `#`-delimited field needs.
 const TEXT: &str = "[a-z0-9.-]{0,8}";
@@ -99,4 +101,25 @@ pub fn hex_reading() -> impl Strategy<Value = HexReading> {
 
 pub fn event_by_id() -> impl Strategy<Value = EventById> {
     (any::<[u8; 4]>(), any::<i64>()).prop_map(|(id, seq)| EventById { id, seq })
+}
+
+/// A short text from a small alphabet, for the store-format keys, so that generated rows share values and prefixes.
+fn word() -> impl Strategy<Value = String> + Clone {
+    prop_oneof!["[ab]{0,3}", edge_strings()]
+}
+
+pub fn fdb_reading() -> impl Strategy<Value = FdbReading> {
+    (word(), prop_oneof![-3i64..3, edge_i64()], prop::option::of(word()), any::<bool>(), any::<u64>(), edge_bytes())
+        .prop_map(|(device, at, tag, ok, seq, data)| FdbReading { device, at, tag, ok, seq, data })
+}
+
+pub fn mc_reading() -> impl Strategy<Value = McReading> {
+    (word(), prop_oneof![-3i32..3, any::<i32>()], word(), prop::option::of(0u8..3), prop::option::of(word()))
+        .prop_map(|(region, score, city, zone, note)| McReading { region, score, place: McPlace { city, zone }, note })
+}
+
+/// HBase text holds no U+0000, so the host comes from text without it.
+pub fn hbase_visit() -> impl Strategy<Value = HBaseVisit> {
+    ("[ab]{0,3}", prop_oneof![-3i64..3, edge_i64()], prop_oneof![-3i64..3, any::<i64>()], edge_bytes())
+        .prop_map(|(host, ts, amount, row)| HBaseVisit { host, ts, amount, row })
 }
