@@ -6,6 +6,7 @@
 mod common;
 
 use common::stores::*;
+use common::strategies::{fdb_reading, hbase_visit, mc_reading};
 use proptest::prelude::*;
 use rowkey::field::{Numeric, Reversed};
 use rowkey::format::{FdbTuple, HBase, Memcomparable};
