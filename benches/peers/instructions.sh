@@ -2,7 +2,9 @@
 # Instructions per key of every operation of the peer bench, counted by callgrind, then the
 # speed targets checked on those counts: unlike wall-clock medians they repeat exactly, so they
 # show what a change to rowkey gained even on a busy machine.
-# Usage: benches/peers/instructions.sh [filter, e.g. device/ or from_key]
+# Usage: benches/peers/instructions.sh [filter ...], e.g. device/ or from_key: the operations
+# whose group/id holds any of the filters (all of them when none is given). A target is shown
+# when all its operations were measured: `fdb foundationdb` gives the FoundationDB targets.
 set -euo pipefail
 cd "$(dirname "$0")"
 cargo build --quiet --release --example profile
@@ -15,7 +17,11 @@ printf '| operation | instructions/key |\n|---|---:|\n'
 while read -r group ids; do
     for id in $ids; do
         op="$group/$id"
-        [[ "$op" == *"${1:-}"* ]] || continue
+        wanted=$(($# == 0))
+        for filter in "$@"; do
+            [[ "$op" == *"$filter"* ]] && wanted=1
+        done
+        ((wanted)) || continue
         out=$(mktemp)
         valgrind --tool=callgrind --toggle-collect='*measure*' --callgrind-out-file="$out" \
             "$profile" "$op" "$repeat" 2>/dev/null

@@ -1,5 +1,5 @@
-//! rowkey beside storekey, memcomparable and ordcode, and a hand-written baseline, on the same
-//! 10,000 device keys and 10,000 wide keys, in one criterion run.
+//! rowkey beside storekey, memcomparable, ordcode and foundationdb-tuple, and a hand-written
+//! baseline, on the same 10,000 device keys and 10,000 wide keys, in one criterion run.
 //!
 //! ```sh
 //! cargo bench --manifest-path benches/peers/Cargo.toml                  # everything, a few minutes
@@ -88,6 +88,16 @@ mod report {
         row("rowkey_memcomparable_to_key", "rowkey", "Memcomparable.to_key"),
         row("rowkey_memcomparable_from_key", "rowkey", "Memcomparable.from_key (String)"),
         row("rowkey_memcomparable_from_key_borrowed", "rowkey", "Memcomparable.from_key (&str / Cow<str>)"),
+        row("foundationdb_tuple_pack_into", "foundationdb-tuple", "pack_into(&mut Vec)"),
+        row("foundationdb_tuple_pack", "foundationdb-tuple", "pack"),
+        row("foundationdb_tuple_unpack", "foundationdb-tuple", "unpack (String, Vec<u8>)"),
+        row("rowkey_fdb_encode_into", "rowkey", "FdbTuple.encode_into(&mut Key)"),
+        row("rowkey_fdb_to_key", "rowkey", "FdbTuple.to_key"),
+        row("rowkey_fdb_from_key", "rowkey", "FdbTuple.from_key (String, Vec<u8>)"),
+        row("rowkey_fdb_from_key_borrowed", "rowkey", "FdbTuple.from_key (&str, Cow<[u8]>)"),
+        row("rowkey_hbase_encode_into", "rowkey", "HBase.encode_into(&mut Key)"),
+        row("rowkey_hbase_from_key", "rowkey", "HBase.from_key (String)"),
+        row("rowkey_hbase_from_key_borrowed", "rowkey", "HBase.from_key (&str, &[u8])"),
     ];
 
     #[derive(Deserialize)]
@@ -170,7 +180,7 @@ fn print_events(since: SystemTime) -> bool {
     true
 }
 
-fn mean_sizes<T: Subject>() -> [(&'static str, f64); 4] {
+fn mean_sizes<T: Subject>() -> [(&'static str, f64); 6] {
     Encoded::new(&T::inputs()).mean_sizes()
 }
 

@@ -4,7 +4,9 @@
 //!
 //! Each key is one struct that derives every library's traits, so all of them encode exactly
 //! the same values: rowkey through `#[derive(RowKey)]`, storekey through its own derives,
-//! memcomparable and ordcode through serde.
+//! memcomparable and ordcode through serde. rowkey's store formats (memcomparable,
+//! FoundationDB's tuple layer, HBase's OrderedBytes) take the same values as tuples of fields,
+//! and the `foundationdb-tuple` crate packs those tuples itself.
 
 pub mod event;
 pub mod targets;
@@ -13,8 +15,9 @@ use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hint::black_box;
 
+use foundationdb_tuple::{TuplePack, TupleUnpack};
 use ordcode::Order;
-use rowkey::format::{Memcomparable, MemcomparableKey};
+use rowkey::format::{FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
 use rowkey::{Key, KeyRanges, RowKey, RowKeyOwned};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -343,12 +346,13 @@ pub trait Subject:
     type Borrowed<'a>: RowKey<'a> + Deserialize<'a>;
     /// storekey's borrowing form (`Cow<str>`: it has no `&str` decode).
     type StorekeyCow<'a>: storekey::BorrowDecode<'a>;
-    /// The same fields as a tuple of references, for rowkey's tuple encode.
-    type Fields<'a>: RowKey<'a>
+    /// The same fields as a tuple of references, for rowkey's tuple encode and its HBase
+    /// format.
+    type Fields<'a>: RowKey<'a> + HBaseKey<'a>
     where
         Self: 'a;
-    /// The tuple that owned values decode into.
-    type Tuple: RowKeyOwned;
+    /// The tuple that owned values decode into, from rowkey's keys and from HBase keys.
+    type Tuple: RowKeyOwned + for<'de> HBaseKey<'de>;
     /// The tuple with `&str` fields.
     type TupleRef<'a>: RowKey<'a>;
     /// The fields as rowkey's memcomparable format takes them, whose key is the memcomparable
@@ -362,6 +366,17 @@ pub trait Subject:
     /// The tuple that borrows what it can from them: `&str` for text of one 8-byte group,
     /// `Cow<str>` for longer text (whose groups are cut by marker bytes).
     type McBorrowed<'a>: MemcomparableKey<'a>;
+    /// The fields as both rowkey's FoundationDB tuple format and the `foundationdb-tuple`
+    /// crate pack them, to the same bytes.
+    type FdbFields<'a>: FdbKey<'a> + TuplePack
+    where
+        Self: 'a;
+    /// The tuple that both unpack owned values into.
+    type FdbTuple: for<'de> FdbKey<'de> + for<'de> TupleUnpack<'de> + TuplePack + Debug + PartialEq;
+    /// The tuple rowkey's FoundationDB format reads borrowing what it can.
+    type FdbBorrowed<'a>: FdbKey<'a>;
+    /// The tuple rowkey's HBase format reads borrowing what it can.
+    type HBaseBorrowed<'a>: HBaseKey<'a>;
 
     /// [`INPUTS`] values.
     fn inputs() -> Vec<Self>;
@@ -369,6 +384,8 @@ pub trait Subject:
     fn fields(&self) -> Self::Fields<'_>;
     /// The fields as rowkey's memcomparable format takes them.
     fn mc_fields(&self) -> Self::McFields<'_>;
+    /// The fields as rowkey's FoundationDB format and the `foundationdb-tuple` crate take them.
+    fn fdb_fields(&self) -> Self::FdbFields<'_>;
     /// The baseline encoder.
     fn hand_written(&self, out: &mut Vec<u8>);
     /// The baseline decoder: one pass over the same bytes, into the owned type.
@@ -388,6 +405,10 @@ impl Subject for Device {
     type McFields<'a> = (&'a str, &'a str, i64);
     type McTuple = (String, String, i64);
     type McBorrowed<'a> = (&'a str, &'a str, i64);
+    type FdbFields<'a> = (&'a str, &'a str, i64);
+    type FdbTuple = (String, String, i64);
+    type FdbBorrowed<'a> = (&'a str, &'a str, i64);
+    type HBaseBorrowed<'a> = (&'a str, &'a str, i64);
 
     fn inputs() -> Vec<Self> {
         devices()
@@ -398,6 +419,10 @@ impl Subject for Device {
     }
 
     fn mc_fields(&self) -> Self::McFields<'_> {
+        (&self.kind, &self.id, self.millis)
+    }
+
+    fn fdb_fields(&self) -> Self::FdbFields<'_> {
         (&self.kind, &self.id, self.millis)
     }
 
@@ -425,6 +450,16 @@ impl Subject for Wide {
     type McFields<'a> = (&'a str, u32, i64, f64, bool, u128);
     type McTuple = (String, u32, i64, f64, bool, u128);
     type McBorrowed<'a> = (Cow<'a, str>, u32, i64, f64, bool, u128);
+    /// The tag as a byte slice: the crate has no `[u8; N]`, and both write a byte slice as
+    /// rowkey writes `[u8; 16]` (type code `01`, each `00` as `00 ff`, a `00` end).
+    type FdbFields<'a> = (&'a str, u32, i64, f64, bool, &'a [u8]);
+    /// The tag as a `Vec<u8>`, the crate's owned byte string, on both sides.
+    type FdbTuple = (String, u32, i64, f64, bool, Vec<u8>);
+    /// The tag as a `Cow<[u8]>`: a tag holding a `00` (about one key in 16) is escaped in the
+    /// key, so only a tag without one can be borrowed.
+    type FdbBorrowed<'a> = (&'a str, u32, i64, f64, bool, Cow<'a, [u8]>);
+    /// The tag is HBase's last field, which is written as it is, so it always borrows.
+    type HBaseBorrowed<'a> = (&'a str, u32, i64, f64, bool, &'a [u8]);
 
     fn inputs() -> Vec<Self> {
         wides()
@@ -436,6 +471,10 @@ impl Subject for Wide {
 
     fn mc_fields(&self) -> Self::McFields<'_> {
         (&self.name, self.count, self.seq, self.value, self.flag, u128::from_be_bytes(self.tag))
+    }
+
+    fn fdb_fields(&self) -> Self::FdbFields<'_> {
+        (&self.name, self.count, self.seq, self.value, self.flag, &self.tag[..])
     }
 
     fn hand_written(&self, out: &mut Vec<u8>) {
@@ -464,6 +503,12 @@ fn memcomparable_reuse<T: Subject>(value: &T, buf: &mut Vec<u8>) {
     value.serialize(&mut memcomparable::Serializer::new(&mut *buf)).unwrap();
 }
 
+/// `foundationdb_tuple::pack_into` appends, so the reused vector is cleared first.
+fn fdb_pack_into<T: Subject>(value: &T, buf: &mut Vec<u8>) {
+    buf.clear();
+    foundationdb_tuple::pack_into(&value.fdb_fields(), buf);
+}
+
 /// Every library's keys for the same inputs, each checked to decode back to its input.
 pub struct Encoded {
     /// rowkey's keys (and so the hand-written ones).
@@ -476,6 +521,10 @@ pub struct Encoded {
     pub ordcode: Vec<Vec<u8>>,
     /// rowkey's through serde: the derived keys' bytes when [`Subject::SERDE_IS_DERIVE`].
     pub rowkey_serde: Vec<Key>,
+    /// foundationdb-tuple's, which rowkey's FoundationDB tuple format writes too.
+    pub fdb: Vec<Vec<u8>>,
+    /// rowkey's HBase format's (no Rust peer writes HBase's bytes).
+    pub hbase: Vec<Key>,
 }
 
 impl Encoded {
@@ -490,6 +539,8 @@ impl Encoded {
         let ordcode: Vec<_> =
             inputs.iter().map(|v| ordcode::ser_to_vec_ordered(v, Order::Ascending).unwrap()).collect();
         let rowkey_serde: Vec<Key> = inputs.iter().map(|v| rowkey::to_key(v).unwrap()).collect();
+        let fdb: Vec<_> = inputs.iter().map(|v| foundationdb_tuple::pack(&v.fdb_fields())).collect();
+        let hbase: Vec<Key> = inputs.iter().map(|v| HBase.to_key(&v.fields()).unwrap()).collect();
 
         let (mut buf, mut key) = (Vec::with_capacity(64), Key::new());
         let mut fixed = [0u8; ORDCODE_BUF];
@@ -529,13 +580,32 @@ impl Encoded {
             let n = ordcode::ser_to_buf_ordered(&mut fixed, v, Order::Ascending).unwrap();
             assert_eq!(fixed[..n], ordcode[i]);
             assert_eq!(&ordcode::de_from_bytes_asc::<_, T>(&ordcode[i]).unwrap(), v);
+
+            fdb_pack_into(v, &mut buf);
+            assert_eq!(buf, fdb[i]);
+            let theirs = foundationdb_tuple::unpack::<T::FdbTuple>(&fdb[i]).unwrap();
+            assert_eq!(foundationdb_tuple::pack(&theirs), fdb[i], "foundationdb-tuple does not read back: {v:?}");
+            FdbTuple::default().encode_into(&v.fdb_fields(), &mut key).unwrap();
+            assert_eq!(key.as_bytes(), fdb[i], "rowkey's FoundationDB format differs from the crate: {v:?}");
+            assert_eq!(FdbTuple::default().to_key(&v.fdb_fields()).unwrap(), key);
+            let ours = FdbTuple::default().from_key::<T::FdbTuple>(&fdb[i]).unwrap();
+            assert_eq!(ours, theirs, "rowkey and foundationdb-tuple read different values: {v:?}");
+            let borrowed = FdbTuple::default().from_key::<T::FdbBorrowed<'_>>(&fdb[i]).unwrap();
+            assert_eq!(FdbTuple::default().to_key(&borrowed).unwrap(), key);
+
+            HBase.encode_into(&v.fields(), &mut key).unwrap();
+            assert_eq!(key, hbase[i]);
+            let owned = HBase.from_key::<T::Tuple>(&hbase[i]).unwrap();
+            assert_eq!(HBase.to_key(&owned).unwrap(), key, "the HBase format does not round trip: {v:?}");
+            let borrowed = HBase.from_key::<T::HBaseBorrowed<'_>>(&hbase[i]).unwrap();
+            assert_eq!(HBase.to_key(&borrowed).unwrap(), key, "the HBase format does not round trip: {v:?}");
         }
-        Encoded { rowkey, storekey, memcomparable, ordcode, rowkey_serde }
+        Encoded { rowkey, storekey, memcomparable, ordcode, rowkey_serde, fdb, hbase }
     }
 
     /// Mean key size of each library, in bytes.
     #[must_use]
-    pub fn mean_sizes(&self) -> [(&'static str, f64); 4] {
+    pub fn mean_sizes(&self) -> [(&'static str, f64); 6] {
         fn mean(lens: impl ExactSizeIterator<Item = usize>) -> f64 {
             let n = lens.len();
             lens.sum::<usize>() as f64 / n as f64
@@ -545,6 +615,8 @@ impl Encoded {
             ("storekey", mean(self.storekey.iter().map(Vec::len))),
             ("memcomparable", mean(self.memcomparable.iter().map(Vec::len))),
             ("ordcode", mean(self.ordcode.iter().map(Vec::len))),
+            ("FoundationDB tuple", mean(self.fdb.iter().map(Vec::len))),
+            ("HBase", mean(self.hbase.iter().map(|k| k.len()))),
         ]
     }
 }
@@ -648,6 +720,45 @@ pub fn operations<'a, T: Subject>(inputs: &'a [T], keys: &'a Encoded) -> Vec<(&'
     ops.push((
         "rowkey_memcomparable_from_key_borrowed",
         each(mc, |k| drop(black_box(Memcomparable.from_key::<T::McBorrowed<'_>>(k).unwrap()))),
+    ));
+
+    // FoundationDB's tuple layer: the foundationdb-tuple crate, then rowkey's format, each on
+    // the same fields and the same bytes.
+    let mut out = vec();
+    ops.push(("foundationdb_tuple_pack_into", each(inputs, move |v| fdb_pack_into(v, black_box(&mut out)))));
+    ops.push(("foundationdb_tuple_pack", each(inputs, |v| drop(black_box(foundationdb_tuple::pack(&v.fdb_fields()))))));
+    let fdb = &keys.fdb;
+    ops.push((
+        "foundationdb_tuple_unpack",
+        each(fdb, |k| drop(black_box(foundationdb_tuple::unpack::<T::FdbTuple>(k).unwrap()))),
+    ));
+    // The format value is built once, as a caller would hold it.
+    let (mut key, format) = (Key::new(), FdbTuple::default());
+    ops.push((
+        "rowkey_fdb_encode_into",
+        each(inputs, move |v| format.encode_into(&v.fdb_fields(), black_box(&mut key)).unwrap()),
+    ));
+    let format = FdbTuple::default();
+    ops.push(("rowkey_fdb_to_key", each(inputs, move |v| drop(black_box(format.to_key(&v.fdb_fields()).unwrap())))));
+    let format = FdbTuple::default();
+    ops.push(("rowkey_fdb_from_key", each(fdb, move |k| drop(black_box(format.from_key::<T::FdbTuple>(k).unwrap())))));
+    let format = FdbTuple::default();
+    ops.push((
+        "rowkey_fdb_from_key_borrowed",
+        each(fdb, move |k| drop(black_box(format.from_key::<T::FdbBorrowed<'_>>(k).unwrap()))),
+    ));
+
+    // HBase's OrderedBytes, on rowkey's own keys: no Rust peer writes these bytes.
+    let mut key = Key::new();
+    ops.push((
+        "rowkey_hbase_encode_into",
+        each(inputs, move |v| HBase.encode_into(&v.fields(), black_box(&mut key)).unwrap()),
+    ));
+    let hb = &keys.hbase;
+    ops.push(("rowkey_hbase_from_key", each(hb, |k| drop(black_box(HBase.from_key::<T::Tuple>(k).unwrap())))));
+    ops.push((
+        "rowkey_hbase_from_key_borrowed",
+        each(hb, |k| drop(black_box(HBase.from_key::<T::HBaseBorrowed<'_>>(k).unwrap()))),
     ));
     ops
 }

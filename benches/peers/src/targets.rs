@@ -69,6 +69,7 @@ pub fn check(group: &str, value: &dyn Fn(&str) -> Option<f64>) -> Vec<Target> {
         out.push(ratio_target("2-field prefix range ≤ 2 encodes".into(), range, encode, 2.0, "encode_into"));
     }
     memcomparable_targets(group, value, &mut out);
+    fdb_targets(value, &mut out);
     out
 }
 
@@ -102,6 +103,29 @@ fn memcomparable_targets(group: &str, value: &dyn Fn(&str) -> Option<f64>, out: 
     for (ours, theirs, what) in pairs {
         if let (Some(o), Some(t)) = (value(ours), value(theirs)) {
             out.push(faster(format!("memcomparable format {what} ahead of storekey"), o, "storekey", t, 1.0));
+        }
+    }
+}
+
+/// The FoundationDB tuple format's targets: ahead of the `foundationdb-tuple` crate, whose
+/// bytes it writes, on the same fields. The crate has no borrowing decode, so rowkey's
+/// borrowed one is held to the crate's owned one, as the memcomparable format's is.
+fn fdb_targets(value: &dyn Fn(&str) -> Option<f64>, out: &mut Vec<Target>) {
+    let pairs = [
+        ("rowkey_fdb_encode_into", "foundationdb_tuple_pack_into", "encode_into"),
+        ("rowkey_fdb_to_key", "foundationdb_tuple_pack", "to_key"),
+        ("rowkey_fdb_from_key", "foundationdb_tuple_unpack", "owned from_key"),
+        ("rowkey_fdb_from_key_borrowed", "foundationdb_tuple_unpack", "borrowed from_key"),
+    ];
+    for (ours, theirs, what) in pairs {
+        if let (Some(o), Some(t)) = (value(ours), value(theirs)) {
+            out.push(faster(
+                format!("FoundationDB tuple format {what} ahead of foundationdb-tuple"),
+                o,
+                "foundationdb-tuple",
+                t,
+                1.0,
+            ));
         }
     }
 }

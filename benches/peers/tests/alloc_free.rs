@@ -1,6 +1,9 @@
 //! A performance target: a key that fits `Key`'s inline capacity costs no heap allocation to encode (as
 //! a tuple, a derived key or through serde), to re-encode into a reused `Key`, or to turn into
-//! the scan range of a 2-field prefix; a borrowing decode allocates nothing either.
+//! the scan range of a 2-field prefix; a borrowing decode allocates nothing either. The same
+//! holds for the FoundationDB tuple and HBase formats on the peer bench's fields, but for two
+//! cases: a byte string the tuple layer escaped, which a borrowing decode copies, and HBase's
+//! encode of a key whose last field is a byte string (the wide key), which is not tested here.
 //!
 //! This lives in the peers package rather than the root one because counting allocations
 //! needs a `GlobalAlloc` impl, which is `unsafe`, and the root crate forbids `unsafe_code` for
@@ -12,9 +15,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::hint::black_box;
 
+use rowkey::format::{FdbTuple, HBase};
 use rowkey::scan::OrderedScan;
 use rowkey::{Key, RowKey};
-use rowkey_peers::{Device, DeviceRef, devices};
+use rowkey_peers::{Device, DeviceRef, Subject, Wide, devices, wides};
 
 /// The system allocator, counting the allocations of threads that asked to be counted.
 ///
@@ -141,5 +145,53 @@ fn decoding_allocates_only_the_owned_strings() {
         assert_eq!(tuple, 0, "borrowed tuple {d:?}");
         // One allocation per `String` field, none for the framing.
         assert_eq!(allocations(|| drop(black_box(Device::from_key(&key).unwrap()))), 2, "owned {d:?}");
+    }
+}
+
+#[test]
+fn the_store_formats_write_and_borrow_the_device_key_without_allocating() {
+    let (fdb, mut reused) = (FdbTuple::default(), Key::new());
+    for d in &devices() {
+        let fields = d.fdb_fields();
+        assert_eq!(allocations(|| fdb.encode_into(&fields, &mut reused).unwrap()), 0, "FdbTuple encode_into {d:?}");
+        let key = reused.clone();
+        let borrowed = allocations(|| {
+            black_box(fdb.from_key::<<Device as Subject>::FdbBorrowed<'_>>(&key).unwrap());
+        });
+        assert_eq!(borrowed, 0, "FdbTuple borrowed from_key {d:?}");
+        let fields = d.fields();
+        assert_eq!(allocations(|| HBase.encode_into(&fields, &mut reused).unwrap()), 0, "HBase encode_into {d:?}");
+        let key = reused.clone();
+        let borrowed = allocations(|| {
+            black_box(HBase.from_key::<<Device as Subject>::HBaseBorrowed<'_>>(&key).unwrap());
+        });
+        assert_eq!(borrowed, 0, "HBase borrowed from_key {d:?}");
+    }
+}
+
+#[test]
+fn the_fdb_format_writes_the_wide_key_and_both_formats_borrow_it_without_allocating() {
+    let (fdb, mut reused) = (FdbTuple::default(), Key::new());
+    let inputs = wides();
+    // Both cases occur: a tag with a 00, which the tuple layer escapes, and one without.
+    let escaped = inputs.iter().filter(|w| w.tag.contains(&0)).count();
+    assert!(escaped > 0 && escaped < inputs.len(), "{escaped} of {} tags hold a 00", inputs.len());
+    for w in &inputs {
+        let fields = w.fdb_fields();
+        assert_eq!(allocations(|| fdb.encode_into(&fields, &mut reused).unwrap()), 0, "FdbTuple encode_into {w:?}");
+        let key = reused.clone();
+        // The tag is a `Cow<[u8]>`, borrowed unless the tuple layer escaped a 00 in it.
+        let borrowed =
+            allocations(|| drop(black_box(fdb.from_key::<<Wide as Subject>::FdbBorrowed<'_>>(&key).unwrap())));
+        if !w.tag.contains(&0) {
+            assert_eq!(borrowed, 0, "FdbTuple borrowed from_key {w:?}");
+        }
+        // Not HBase's encode: it writes a byte string as OrderedBlobVar, then rewrites the
+        // last field as OrderedBlob through a temporary vector.
+        let key = HBase.to_key(&w.fields()).unwrap();
+        let borrowed = allocations(|| {
+            black_box(HBase.from_key::<<Wide as Subject>::HBaseBorrowed<'_>>(&key).unwrap());
+        });
+        assert_eq!(borrowed, 0, "HBase borrowed from_key {w:?}");
     }
 }
