@@ -74,3 +74,21 @@ pub fn hbase_visit() -> impl Strategy<Value = HBaseVisit> {
     ("[ab]{0,3}", prop_oneof![-3i64..3, edge_i64()], prop_oneof![-3i64..3, any::<i64>()], edge_bytes())
         .prop_map(|(host, ts, amount, row)| HBaseVisit { host, ts, amount, row })
 }
+
+/// An order line behind a bucket of its order number, in memcomparable: split inside buckets
+/// along the number.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(memcomparable, prefix = "o_", salt(buckets = 4, from = [number]))]
+pub struct McOrder {
+    pub number: u32,
+    pub line: u16,
+}
+
+/// An HBase key that leads with a descending sequence number, unsalted.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(hbase)]
+pub struct HBaseSeq {
+    #[rowkey(desc)]
+    pub seq: i64,
+    pub name: String,
+}
