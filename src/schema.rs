@@ -38,7 +38,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::salt::{Salt, SaltHash};
 
 #[cfg(feature = "bigtable-schema")]
@@ -51,6 +51,7 @@ mod inspect;
 #[cfg(feature = "schema-json")]
 pub mod json;
 mod scan;
+pub(crate) mod store;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
@@ -335,17 +336,4 @@ impl fmt::Display for KeyField {
             KeyField::Value(field) => field.fmt(f),
         }
     }
-}
-
-/// The error of a schema-driven operation (inspect, encode from text, scan from text, split
-/// planning) on a key in a store format, which only the key type's own code reads and writes
-/// so far.
-pub(crate) fn store_format_unsupported(format: Format, what: &'static str) -> Error {
-    Error::argument(
-        what,
-        format!(
-            "keys in the {format} format are read and written by their key type (`RowKey::from_key`, \
-             `to_key`, `T::scan()`), not yet from a schema"
-        ),
-    )
 }

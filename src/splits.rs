@@ -43,7 +43,7 @@ use crate::hotspot::sample_split_points;
 use crate::key::Key;
 use crate::key_text::to_base64;
 use crate::salt::Salt;
-use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform};
+use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform, Value, store};
 
 /// The ordered format's separator between two fields.
 const SEPARATOR: [u8; 2] = [0x00, 0x01];
@@ -165,9 +165,6 @@ impl SplitPlanner<'_> {
     /// ```
     pub fn plan(&self) -> Result<Splits> {
         let schema = self.schema;
-        if !schema.format.is_bigtable() {
-            return Err(crate::schema::store_format_unsupported(schema.format, "split planner"));
-        }
         let inner = if self.per_bucket > 0 { inner_points(schema, self.per_bucket)? } else { Vec::new() };
         let Some(salt) = schema.salt else {
             if inner.is_empty() {
@@ -217,9 +214,7 @@ impl SplitPlanner<'_> {
 pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
     let mut key = Key::new();
     match schema.format {
-        format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
-            return Err(crate::schema::store_format_unsupported(format, "split planner"));
-        }
+        Format::FdbTuple | Format::Memcomparable | Format::HBase => return store::lead(schema, bucket),
         Format::Ordered => {
             let mut w = OrderedWriter::new(&mut key);
             if let Some(prefix) = schema.prefix {
@@ -273,12 +268,18 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
             _ => rest,
         };
         let field = first_field(schema)?;
-        let digits = inner_digits(schema, field, body)?;
+        // A store format's point holds a whole value of the field, the others its leading digits.
+        let (value, more) = match schema.format {
+            Format::FdbTuple | Format::Memcomparable | Format::HBase => {
+                (store::first_field_value(schema, field, key)?.to_string(), "")
+            }
+            Format::Ordered | Format::Delimited(_) => (inner_digits(schema, field, body)?, "…"),
+        };
         if !label.is_empty() {
             label.push(' ');
         }
         let (name, at) = (field.name, if field.descending { '≤' } else { '≥' });
-        write!(label, "{name}{at}{digits}…").ok()?;
+        write!(label, "{name}{at}{value}{more}").ok()?;
         return Some(label);
     }
     None
@@ -346,6 +347,9 @@ fn inner_points(schema: &Schema, k: u32) -> Result<Vec<Vec<u8>>> {
     let Some(field) = field else {
         return Err(Error::argument("splits", format!("`{}` has no field to split buckets along", schema.type_name)));
     };
+    if !schema.format.is_bigtable() {
+        return store_points(schema, field, k);
+    }
     let space = value_space(schema, field)?;
     // Enough digits that the k + 1 parts start at distinct values.
     let mut digits = 1;
@@ -377,7 +381,7 @@ fn inner_points(schema: &Schema, k: u32) -> Result<Vec<Vec<u8>>> {
             match schema.format {
                 Format::Ordered => ordered_body(&digits, field.descending),
                 Format::Delimited(_) => digits.iter().map(|&d| b"0123456789abcdef"[usize::from(d)]).collect(),
-                // `plan` refuses the store formats before it comes here.
+                // `store_points` writes the store formats' points.
                 Format::FdbTuple | Format::Memcomparable | Format::HBase => Vec::new(),
             }
         })
@@ -405,16 +409,7 @@ fn ordered_body(bytes: &[u8], descending: bool) -> Vec<u8> {
 
 /// Where the values of the first field lie, if the schema says.
 fn value_space(schema: &Schema, field: &FieldSchema) -> Result<Space> {
-    let unknown = |why: &str| {
-        Error::argument(
-            "splits",
-            format!(
-                "`{}` is {why}, so the schema does not say where its values lie: split inside buckets along a hex, \
-                 zero-padded decimal, fixed-width bytes or UUID field, or at the quantiles of a sample of keys",
-                field.name
-            ),
-        )
-    };
+    let unknown = |why: &str| unknown_space(field, why);
     if field.transform != Transform::None || field.monotonic {
         return Err(unknown("transformed or monotonic"));
     }
@@ -434,6 +429,93 @@ fn value_space(schema: &Schema, field: &FieldSchema) -> Result<Space> {
         (_, Encoding::Flattened(_)) => Err(unknown("a flattened struct")),
         (_, encoding) => Err(unknown(&format!("of the {encoding} encoding"))),
     }
+}
+
+fn unknown_space(field: &FieldSchema, why: &str) -> Error {
+    Error::argument(
+        "splits",
+        format!(
+            "`{}` is {why}, so the schema does not say where its values lie: split inside buckets along a hex, \
+             zero-padded decimal, fixed-width bytes, UUID (or, in a store format, integer) field, or at the \
+             quantiles of a sample of keys (`Splits::from_sample`)",
+            field.name
+        ),
+    )
+}
+
+/// `k` points inside a bucket of a store-format key, whose first field is an integer,
+/// fixed-width bytes or a UUID: the field's whole bytes for `k` values that cut its values
+/// into `k + 1` equal parts. The store formats frame a value as a whole (a length, a type
+/// code, padding), so a point is a value rather than its leading digits.
+fn store_points(schema: &Schema, field: &FieldSchema, k: u32) -> Result<Vec<Vec<u8>>> {
+    let unknown = |why: &str| unknown_space(field, why);
+    if field.transform != Transform::None || field.monotonic {
+        return Err(unknown("transformed or monotonic"));
+    }
+    if matches!(schema.fields.first().map(|f| f.encoding), Some(Encoding::Flattened(_))) {
+        return Err(unknown("in a flattened struct"));
+    }
+    let too_many = |digits: &str| {
+        Error::argument(
+            "splits",
+            format!(
+                "{k} splits inside a bucket cannot fall between distinct {digits} of `{}`: ask for fewer",
+                field.name
+            ),
+        )
+    };
+    let parts = u128::from(k) + 1;
+    let values: Vec<Value> = match field.encoding {
+        Encoding::Int64 | Encoding::Uint64 => {
+            let (signed, bits) = int_width(field.rust_type).ok_or_else(|| unknown("an integer of another type"))?;
+            let size = 1u128 << bits;
+            if parts > size {
+                return Err(too_many("values"));
+            }
+            let min = if signed { -(1i128 << (bits - 1)) } else { 0 };
+            (1..parts).map(|i| Value::Int(min + i128::try_from(i * size / parts).unwrap_or(0))).collect()
+        }
+        Encoding::ByteArray { .. } | Encoding::Uuid => {
+            let len = match field.encoding {
+                Encoding::ByteArray { len } => len,
+                _ => 16,
+            };
+            let digits = len.min(8);
+            let size = 1u128 << (8 * digits);
+            if len == 0 || parts > size {
+                return Err(too_many("leading bytes"));
+            }
+            (1..parts)
+                .map(|i| {
+                    let mut bytes = (i * size / parts).to_be_bytes()[16 - digits..].to_vec();
+                    bytes.resize(len, 0);
+                    match <[u8; 16]>::try_from(bytes.as_slice()) {
+                        Ok(id) if field.encoding == Encoding::Uuid => Value::Uuid(id),
+                        _ => Value::Bytes(bytes),
+                    }
+                })
+                .collect()
+        }
+        Encoding::Utf8 | Encoding::Char => return Err(unknown("text")),
+        encoding => return Err(unknown(&format!("of the {encoding} encoding"))),
+    };
+    values.iter().map(|value| store::first_field_bytes(schema, field, value)).collect()
+}
+
+/// Whether a primitive integer type is signed, and its bits.
+fn int_width(rust_type: &str) -> Option<(bool, u32)> {
+    let ty = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
+    Some(match ty.rsplit("::").next()? {
+        "i8" => (true, 8),
+        "i16" => (true, 16),
+        "i32" => (true, 32),
+        "i64" | "isize" => (true, 64),
+        "u8" => (false, 8),
+        "u16" => (false, 16),
+        "u32" => (false, 32),
+        "u64" | "usize" => (false, 64),
+        _ => return None,
+    })
 }
 
 /// A sorted list of split points, and its forms for each store.

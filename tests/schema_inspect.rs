@@ -4,6 +4,7 @@
 mod common;
 
 use common::keys::{DeviceReading, EveryField, EveryText, Monitor, OrderedReading, TenantReading, WebPage};
+use common::schema_checks::{agrees_with_from_key, mutations};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -229,36 +230,6 @@ fn text_fields() -> impl Strategy<Value = TextFields> {
             delta,
             flag,
         })
-}
-
-/// Keys near `key`: cut short, one byte changed, one byte added, bytes appended.
-fn mutations(key: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
-    let len = key.len();
-    (0..=len, any::<u8>(), 0..4u8).prop_map(move |(at, byte, how)| {
-        let mut bytes = key.clone();
-        match how {
-            0 => bytes.truncate(at),
-            1 if at < len => bytes[at] = byte,
-            2 => bytes.insert(at, byte),
-            _ => bytes.push(byte),
-        }
-        bytes
-    })
-}
-
-/// `inspect` accepts exactly what `from_key` accepts, and fails at the same field and byte.
-fn agrees_with_from_key<T: for<'de> RowKey<'de> + std::fmt::Debug>(schema: &Schema, bytes: &[u8]) {
-    let typed = T::from_key(bytes);
-    let inspected = schema.inspect(bytes);
-    match (&typed, &inspected) {
-        (Ok(_), Ok(_)) => {}
-        (Err(a), Err(b)) => assert!(
-            a.location().name() == b.location().name() && a.location().offset() == b.location().offset(),
-            "{:?}\nfrom_key: {a}\ninspect:  {b}",
-            rowkey::Key::from(bytes)
-        ),
-        _ => panic!("{:?}: from_key {typed:?}, inspect {inspected:?}", rowkey::Key::from(bytes)),
-    }
 }
 
 proptest! {

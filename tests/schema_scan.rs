@@ -6,60 +6,13 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::ops::Bound;
 
 use common::keys::*;
+use common::schema_checks::{bounds, check, texts};
 use common::strategies;
 
 use proptest::prelude::*;
-use rowkey::range::KeyRanges;
-use rowkey::schema::{KeySchema, ScanNext, Schema};
-use rowkey::{Key, RowKeyOwned};
-
-/// Each field of the value's key as text, as `rowkey inspect` prints it and `scan` takes it.
-fn texts<T: RowKeyOwned + KeySchema>(value: &T) -> HashMap<&'static str, String> {
-    let key: Key = value.to_key().unwrap();
-    T::SCHEMA.inspect(&key).unwrap().fields().iter().map(|f| (f.name(), f.value_text())).collect()
-}
-
-/// A pair of bounds of each kind (included, excluded, unbounded) at either end, by `kind`.
-fn bounds<T: Clone>(kind: u8, lo: T, hi: T) -> (Bound<T>, Bound<T>) {
-    let at = |k: u8, v: T| match k % 3 {
-        0 => Bound::Included(v),
-        1 => Bound::Excluded(v),
-        _ => Bound::Unbounded,
-    };
-    (at(kind, lo), at(kind / 3, hi))
-}
-
-/// The schema's ranges for the fields `fixed` of `a` and, with `range`, the next field between
-/// `a`'s and `b`'s values, compared with the builder's.
-fn check(
-    schema: &Schema,
-    a: &HashMap<&'static str, String>,
-    fixed: &[&str],
-    range: Option<(&str, &HashMap<&'static str, String>, u8)>,
-    expected: rowkey::Result<KeyRanges>,
-) -> Result<(), TestCaseError> {
-    let pairs: Vec<(&str, &str)> = fixed.iter().map(|name| (*name, a[name].as_str())).collect();
-    let range = range.map(|(name, b, kind)| {
-        let (lo, hi) = bounds(kind, a[name].as_str(), b[name].as_str());
-        (name, lo, hi)
-    });
-    // Ranges that hold no key are said to be empty, naming the field of the range.
-    if let Ok(ranges) = &expected {
-        let next = range.map(|(name, lo, hi)| (name, ScanNext::Range(lo, hi)));
-        let why = schema.empty_scan(&pairs, next).unwrap();
-        prop_assert_eq!(why.is_some(), ranges.iter().all(|r| r.is_empty()), "{:?} {:?} {:?}", pairs, range, why);
-        if let (Some(why), Some((name, _, _))) = (why, range) {
-            prop_assert_eq!(why.field(), name);
-        }
-    }
-    let got = schema.scan_ranges(&pairs, range);
-    prop_assert_eq!(got.map_err(|e| e.to_string()), expected.map_err(|e| e.to_string()), "{:?} {:?}", pairs, range);
-    Ok(())
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]

@@ -6,6 +6,7 @@ mod common;
 
 use common::hcl::hcl_strings;
 use common::keys::{EventById, EveryField, EveryText, HexReading, Monitor, OrderedReading, Reading, TenantReading};
+use common::stores::{FdbReading, HBaseSeq, HBaseVisit, McOrder};
 use common::{DeviceEvent, DeviceEventText, Md5Name, Md5NameOrdered};
 
 use rowkey::key_text::KeyForm;
@@ -478,4 +479,47 @@ fn the_hcl_reader_refuses_what_hcl_refuses() {
     if let Some(values) = terraform_values(r#"["%{ if true }x%{ endif }"]"#) {
         assert_eq!(values.unwrap(), ["x"]);
     }
+}
+
+#[test]
+fn store_formats_split_where_their_buckets_start() {
+    let fdb = (0..2_000i64).map(|i| {
+        FdbReading { device: id(i as u32), at: i, tag: None, ok: true, seq: 7, data: vec![] }.to_key().unwrap()
+    });
+    assert_at_bucket_boundaries(&FdbReading::SCHEMA, fdb);
+    let hbase = (0..2_000u32)
+        .map(|i| HBaseVisit { host: format!("h{i}"), ts: -1, amount: 3, row: vec![0, 1] }.to_key().unwrap());
+    assert_at_bucket_boundaries(&HBaseVisit::SCHEMA, hbase);
+    let orders = (0..2_000u32).map(|i| McOrder { number: farm_fingerprint(&i.to_be_bytes()) as u32, line: 1 });
+    assert_at_bucket_boundaries(&McOrder::SCHEMA, orders.map(|o| o.to_key().unwrap()));
+}
+
+#[test]
+fn store_formats_split_inside_buckets_along_an_integer_first_field() {
+    let splits = McOrder::SCHEMA.split_planner().per_bucket(3).plan().unwrap();
+    assert_eq!(splits.len(), 3 + 4 * 3);
+    let keys: Vec<Key> = (0..64_000u32)
+        .map(|i| McOrder { number: farm_fingerprint(&i.to_le_bytes()) as u32, line: 2 }.to_key().unwrap())
+        .collect();
+    assert_even(&splits, &keys);
+    // A point inside a bucket is the key's lead and a whole value of the field.
+    let inside = McOrder { number: 1 << 30, line: 0 }.to_key().unwrap();
+    let point = &splits.points()[0];
+    assert!(inside.starts_with(point), "{point} {inside}");
+
+    // Descending, unsalted: the points still cut the values evenly.
+    let seqs = HBaseSeq::SCHEMA.split_planner().per_bucket(3).plan().unwrap();
+    assert_eq!(seqs.len(), 3);
+    let keys: Vec<Key> = (0..64_000u32)
+        .map(|i| HBaseSeq { seq: farm_fingerprint(&i.to_le_bytes()) as i64, name: "n".into() }.to_key().unwrap())
+        .collect();
+    assert_even(&seqs, &keys);
+}
+
+#[test]
+fn a_store_key_without_a_known_first_field_points_at_a_sample() {
+    let err = HBaseVisit::SCHEMA.split_planner().per_bucket(2).plan().unwrap_err().to_string();
+    assert!(err.contains("`host` is text") && err.contains("Splits::from_sample"), "{err}");
+    let err = HBaseSeq::SCHEMA.split_planner().plan().unwrap_err().to_string();
+    assert!(err.contains("has no salt"), "{err}");
 }

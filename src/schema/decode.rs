@@ -53,17 +53,10 @@ pub(super) fn binary(field: &FieldSchema, bytes: Vec<u8>) -> Result<Value> {
         },
         Encoding::TimestampMicros => Value::Timestamp(decode_i64(&bytes)?),
         Encoding::Timestamp(spec) if spec.nanos && !reversed(field) => {
-            let nanos = i128::decode_field(FieldBytes::borrowed(&bytes))?;
-            return instant_in_range(ty, spec, nanos_secs(nanos)).map(|()| Value::TimestampNanos(nanos));
+            return nanos_value(ty, spec, i128::decode_field(FieldBytes::borrowed(&bytes))?);
         }
-        Encoding::Timestamp(spec) if !spec.nanos => {
-            let micros = unreverse(field, decode_i64(&bytes)?.into(), REVERSED_TIME_MAX, ty)?;
-            return instant_in_range(ty, spec, micros.div_euclid(MICROS_PER_SEC)).map(|()| Value::Timestamp(micros));
-        }
-        Encoding::Date(spec) => {
-            let days = unreverse(field, decode_i64(&bytes)?.into(), REVERSED_DATE_MAX, ty)?;
-            return date_in_range(ty, spec, days).map(|()| Value::Date(days));
-        }
+        Encoding::Timestamp(spec) if !spec.nanos => return micros_value(field, ty, spec, decode_i64(&bytes)?.into()),
+        Encoding::Date(spec) => return days_value(field, ty, spec, decode_i64(&bytes)?.into()),
         Encoding::Uuid => Value::Uuid(sixteen(&bytes, ty)?),
         Encoding::Ulid => Value::Ulid(u128::from_be_bytes(sixteen(&bytes, ty)?)),
         Encoding::Ipv4 => Value::Ip(Ipv4Addr::decode_field(FieldBytes::borrowed(&bytes))?.into()),
@@ -134,7 +127,7 @@ pub(super) fn text(field: &FieldSchema, text: &[u8]) -> Result<Value> {
 
 const MICROS_PER_SEC: i64 = 1_000_000;
 
-fn reversed(field: &FieldSchema) -> bool {
+pub(super) fn reversed(field: &FieldSchema) -> bool {
     matches!(field.transform, Transform::Reverse { .. })
 }
 
@@ -149,6 +142,24 @@ fn unreverse(field: &FieldSchema, stored: i128, max: i64, ty: &'static str) -> R
         Ok(v) if (0..=max).contains(&v) => Ok(max - v),
         _ => Err(Error::invalid(ty, format!("{stored} is not MAX - v for any v >= 0 (MAX = {max})"))),
     }
+}
+
+/// An instant field's value from the int64 it stores (under `reverse`, what `max - micros`
+/// was made from), checked against its Rust type's range as the type's decoder checks it.
+pub(super) fn micros_value(field: &FieldSchema, ty: &'static str, spec: TimeSpec, stored: i128) -> Result<Value> {
+    let micros = unreverse(field, stored, REVERSED_TIME_MAX, ty)?;
+    instant_in_range(ty, spec, micros.div_euclid(MICROS_PER_SEC)).map(|()| Value::Timestamp(micros))
+}
+
+/// A nanosecond instant field's value, checked against its Rust type's range.
+pub(super) fn nanos_value(ty: &'static str, spec: TimeSpec, nanos: i128) -> Result<Value> {
+    instant_in_range(ty, spec, nanos_secs(nanos)).map(|()| Value::TimestampNanos(nanos))
+}
+
+/// A date field's value from the int64 it stores, as [`micros_value`] for days.
+pub(super) fn days_value(field: &FieldSchema, ty: &'static str, spec: DateSpec, stored: i128) -> Result<Value> {
+    let days = unreverse(field, stored, REVERSED_DATE_MAX, ty)?;
+    date_in_range(ty, spec, days).map(|()| Value::Date(days))
 }
 
 fn nanos_secs(nanos: i128) -> i64 {
@@ -174,7 +185,7 @@ fn date_in_range(ty: &'static str, spec: DateSpec, days: i64) -> Result<()> {
 }
 
 /// The type inside `Option<...>` as written, or the whole type.
-fn inner_type(rust_type: &'static str) -> &'static str {
+pub(super) fn inner_type(rust_type: &'static str) -> &'static str {
     let Some(open) = rust_type.find('<') else { return rust_type };
     let is_option = rust_type[..open].rsplit("::").next() == Some("Option");
     match rust_type.strip_suffix('>') {
@@ -185,7 +196,7 @@ fn inner_type(rust_type: &'static str) -> &'static str {
 
 /// The primitive integer type a field holds, when its Rust type is one (`u32`,
 /// `core::primitive::u32`).
-fn primitive_int(ty: &str) -> Option<&str> {
+pub(super) fn primitive_int(ty: &str) -> Option<&str> {
     let last = ty.rsplit("::").next()?;
     matches!(last, "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize").then_some(last)
 }
@@ -207,7 +218,7 @@ fn check_range(ty: &'static str, v: i128) -> Result<Value> {
 }
 
 /// Undoes the field's transform, so the value is the one the struct held.
-fn untransform(field: &FieldSchema, ty: &'static str, stored: Value) -> Result<Value> {
+pub(super) fn untransform(field: &FieldSchema, ty: &'static str, stored: Value) -> Result<Value> {
     match (field.transform, stored) {
         (_, Value::Null) => Ok(Value::Null),
         (Transform::None, Value::Int(v)) => check_range(ty, v),
@@ -245,7 +256,7 @@ fn utf8(ty: &'static str, bytes: Vec<u8>) -> Result<String> {
 }
 
 /// A `[u8; N]`'s bytes, which are exactly `len` long as its decoder requires.
-fn array(ty: &'static str, len: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
+pub(super) fn array(ty: &'static str, len: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
     if bytes.len() == len {
         Ok(bytes)
     } else {
@@ -253,7 +264,7 @@ fn array(ty: &'static str, len: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
     }
 }
 
-fn big_endian(ty: &'static str, bytes: &[u8]) -> Result<i64> {
+pub(super) fn big_endian(ty: &'static str, bytes: &[u8]) -> Result<i64> {
     let Ok(raw) = <[u8; 8]>::try_from(bytes) else {
         return Err(Error::invalid(ty, format!("a big-endian integer is 8 bytes, the field has {}", bytes.len())));
     };
@@ -290,7 +301,7 @@ fn hex(ty: &'static str, digits: Option<u8>, text: &[u8]) -> Result<Value> {
     }
 }
 
-fn inconsistent(field: &FieldSchema, place: &str) -> Error {
+pub(super) fn inconsistent(field: &FieldSchema, place: &str) -> Error {
     Error::argument(
         "schema field",
         format!(

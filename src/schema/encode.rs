@@ -10,12 +10,13 @@ use crate::field::calendar::{civil_from_days, days_from_civil, parse_date, write
 use crate::field::decimal::encode_decimal;
 use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_text};
 use crate::field::{Desc, EncodeText};
-use crate::format::Delimited;
 use crate::format::ordered::OrderedWriter;
+use crate::format::{Delimited, FdbTuple, HBase, Memcomparable};
 use crate::key::Key;
 use crate::key_text::KeyForm;
-use crate::salt::SaltHash;
+use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{Encoded, natural_bytes};
+use crate::schema::store;
 use crate::schema::value::parse_float;
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
@@ -93,16 +94,16 @@ impl Schema {
         match self.format {
             Format::Ordered => {
                 let mut w = OrderedWriter::new(&mut key);
-                write_ordered(self, &given, &mut w, true)?;
+                write_ordered(self, &given, &mut w)?;
                 w.finish();
             }
-            format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
-                return Err(super::store_format_unsupported(format, "schema encode"));
-            }
+            Format::FdbTuple => store::write_key::<FdbTuple>(self, &given, &mut key)?,
+            Format::Memcomparable => store::write_key::<Memcomparable>(self, &given, &mut key)?,
+            Format::HBase => store::write_key::<HBase>(self, &given, &mut key)?,
             Format::Delimited(delimiter) => {
                 let format = Delimited::new(delimiter)?;
                 let mut fields = Vec::new();
-                text_fields(self, &given, &mut fields, true)?;
+                text_fields(self, &given, &mut fields)?;
                 let mut w = crate::format::DelimitedWriter::new(&format, &mut key);
                 for (name, text) in &fields {
                     w.named_field(name, text.as_slice())?;
@@ -133,7 +134,7 @@ fn values_of(schema: &Schema, given: &HashMap<&str, &str>) -> Result<Vec<Option<
                         format!("`{}` is missing: give it as {}=VALUE", field.name, field.name),
                     )
                 })?;
-                parse_value(field, text).map(Some)
+                parse_value(schema.format, field, text).map(Some)
             }
         })
         .collect()
@@ -195,70 +196,85 @@ pub(super) fn bucket_of(
 
 fn check_prefix(schema: &Schema, given: &HashMap<&str, &str>) -> Result<()> {
     match (schema.prefix, given.get(Schema::PREFIX_FIELD)) {
-        (Some(prefix), Some(text)) if *text != prefix => Err(Error::argument(
-            "field value",
-            format!("prefix={text} is given, but every key of {} starts with {prefix}", schema.type_name),
-        )),
+        // As given, or quoted as `inspect` prints a prefix that is not bare text.
+        (Some(prefix), Some(text)) if *text != prefix && unquote(text).as_deref() != Some(prefix) => {
+            Err(Error::argument(
+                "field value",
+                format!("prefix={text} is given, but every key of {} starts with {prefix}", schema.type_name),
+            ))
+        }
         _ => Ok(()),
     }
 }
 
-fn write_ordered(schema: &Schema, given: &HashMap<&str, &str>, w: &mut OrderedWriter<'_>, outer: bool) -> Result<()> {
-    if outer {
-        check_prefix(schema, given)?;
-    }
-    let values = values_of(schema, given)?;
-    if let Some(prefix) = schema.prefix {
-        w.named_field(Schema::PREFIX_FIELD, prefix)?;
-    }
-    if let Some(bucket) = bucket_of(schema, &values, given, outer)? {
-        let salt = schema.salt.map(|s| s.salt()).transpose()?.ok_or_else(|| Error::argument("salt", "no salt"))?;
-        w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?;
-    }
-    for (field, value) in schema.fields.iter().zip(&values) {
-        match (field.encoding, value) {
-            (Encoding::Flattened(inner), _) => write_ordered(inner, given, w, false)?,
-            (_, Some(value)) => {
-                let bytes = ordered_bytes(field, value)?;
-                if field.descending {
-                    w.named_field(field.name, &Desc(Encoded(&bytes)))?;
-                } else {
-                    w.named_field(field.name, &Encoded(&bytes))?;
-                }
-            }
-            (_, None) => {}
-        }
-    }
-    Ok(())
+/// One part of a key being encoded, in key order.
+pub(super) enum Part<'v> {
+    Prefix(&'static str),
+    Bucket(Salt, u32),
+    Field(&'static FieldSchema, &'v Value),
 }
 
-fn text_fields(
+/// Hands `visit` the parts of the key of the given values, in key order: the prefix, the
+/// bucket computed from its source fields, then each field (a flattened struct's parts in
+/// its place); each key format writes them its own way.
+pub(super) fn walk(
     schema: &Schema,
     given: &HashMap<&str, &str>,
-    out: &mut Vec<(&'static str, Vec<u8>)>,
     outer: bool,
+    visit: &mut dyn FnMut(Part<'_>) -> Result<()>,
 ) -> Result<()> {
     if outer {
         check_prefix(schema, given)?;
     }
     let values = values_of(schema, given)?;
     if let Some(prefix) = schema.prefix {
-        out.push((Schema::PREFIX_FIELD, prefix.as_bytes().to_vec()));
+        visit(Part::Prefix(prefix))?;
     }
     if let Some(bucket) = bucket_of(schema, &values, given, outer)? {
         let salt = schema.salt.map(|s| s.salt()).transpose()?.ok_or_else(|| Error::argument("salt", "no salt"))?;
-        let mut text = Vec::new();
-        salt.bucket_field(bucket).encode_text(&mut text)?;
-        out.push((Schema::BUCKET_FIELD, text));
+        visit(Part::Bucket(salt, bucket))?;
     }
     for (field, value) in schema.fields.iter().zip(&values) {
         match (field.encoding, value) {
-            (Encoding::Flattened(inner), _) => text_fields(inner, given, out, false)?,
-            (_, Some(value)) => out.push((field.name, text_bytes(field, value).map_err(|e| named(field, e))?)),
+            (Encoding::Flattened(inner), _) => walk(inner, given, false, visit)?,
+            (_, Some(value)) => visit(Part::Field(field, value))?,
             (_, None) => {}
         }
     }
     Ok(())
+}
+
+fn write_ordered(schema: &Schema, given: &HashMap<&str, &str>, w: &mut OrderedWriter<'_>) -> Result<()> {
+    walk(schema, given, true, &mut |part| {
+        match part {
+            Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix)?,
+            Part::Bucket(salt, bucket) => w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?,
+            Part::Field(field, value) => {
+                let bytes = ordered_bytes(field, value)?;
+                if field.descending {
+                    w.named_field(field.name, &Desc(Encoded(&bytes)))?
+                } else {
+                    w.named_field(field.name, &Encoded(&bytes))?
+                }
+            }
+        };
+        Ok(())
+    })
+}
+
+fn text_fields(schema: &Schema, given: &HashMap<&str, &str>, out: &mut Vec<(&'static str, Vec<u8>)>) -> Result<()> {
+    walk(schema, given, true, &mut |part| {
+        match part {
+            Part::Prefix(prefix) => out.push((Schema::PREFIX_FIELD, prefix.as_bytes().to_vec())),
+            Part::Bucket(salt, bucket) => {
+                let mut text = Vec::new();
+                salt.bucket_field(bucket).encode_text(&mut text)?;
+                out.push((Schema::BUCKET_FIELD, text));
+            }
+            Part::Field(field, value) => out.push((field.name, text_bytes(field, value).map_err(|e| named(field, e))?)),
+        }
+        Ok(())
+    })
 }
 
 pub(super) fn named(field: &FieldSchema, e: Error) -> Error {
@@ -269,7 +285,7 @@ pub(super) fn named(field: &FieldSchema, e: Error) -> Error {
 }
 
 /// The value a field stores for `value`: its transform applied.
-fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
+pub(super) fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
     Ok(match (field.transform, value) {
         (_, Value::Null) => Value::Null,
         (Transform::Reverse { max }, Value::Int(v)) => Value::Int(i128::from(max) - v),
@@ -288,7 +304,7 @@ fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
     })
 }
 
-fn out_of_range(field: &FieldSchema, v: i128) -> Error {
+pub(super) fn out_of_range(field: &FieldSchema, v: i128) -> Error {
     Error::argument("field value", format!("`{}`: {v} is out of the range of {}", field.name, field.rust_type))
 }
 
@@ -372,8 +388,8 @@ pub(super) fn text_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> 
     Ok(out)
 }
 
-/// A field's value from its text, in the forms [`Schema::encode`] lists.
-pub(crate) fn parse_value(field: &FieldSchema, text: &str) -> Result<Value> {
+/// A field's value from its text, in the forms [`Schema::encode`] lists, for a key in `format`.
+pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Result<Value> {
     if field.optional && text == "null" {
         return Ok(Value::Null);
     }
@@ -390,6 +406,12 @@ pub(crate) fn parse_value(field: &FieldSchema, text: &str) -> Result<Value> {
             Value::Int(i128::from_str_radix(text, 16).map_err(|_| bad("hex digits"))?)
         }
         Encoding::Hex { .. } => Value::Bytes(KeyForm::Hex.parse(text).map_err(|_| bad("hex digits"))?.into_vec()),
+        // The custom fields of a store format whose values the schema knows: 128-bit integers
+        // and HBase's `numeric` fields.
+        Encoding::Custom if !format.is_bigtable() && store::numeric(field).is_some() => match store::numeric(field) {
+            Some(store::Number::Int) => Value::Int(int(text)?),
+            _ => Value::Float(parse_float(text).ok_or_else(|| bad("a number, inf, -inf, NaN"))?),
+        },
         Encoding::Bytes | Encoding::ByteArray { .. } | Encoding::Custom => {
             let inner = text.strip_prefix("b\"").and_then(|t| t.strip_suffix('"')).unwrap_or(text);
             let unquoted = inner.replace("\\\"", "\"");

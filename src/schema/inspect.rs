@@ -5,13 +5,14 @@ use std::fmt;
 
 use crate::error::{Error, Location, Result};
 use crate::field::Desc;
-use crate::format::Delimited;
 use crate::format::ordered::{OrderedReader, OrderedWriter};
 use crate::format::prefix::check_prefix;
+use crate::format::{Delimited, FdbTuple, HBase, Memcomparable};
 use crate::key::Key;
 use crate::salt::SaltHash;
 use crate::salt::bucket::{check_bucket, read_bucket};
 use crate::schema::decode::{self, Encoded};
+use crate::schema::store;
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
 
 impl Schema {
@@ -75,9 +76,9 @@ impl Schema {
         match self.format {
             Format::Ordered => read_ordered(&fields, key, &mut reading)?,
             Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading)?,
-            format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
-                return Err(super::store_format_unsupported(format, "schema inspect"));
-            }
+            Format::FdbTuple => store::read_key::<FdbTuple>(self, &fields, key, &mut reading)?,
+            Format::Memcomparable => store::read_key::<Memcomparable>(self, &fields, key, &mut reading)?,
+            Format::HBase => store::read_key::<HBase>(self, &fields, key, &mut reading)?,
         }
         Ok(Inspection { type_name: self.type_name, fields: reading.out })
     }
@@ -109,19 +110,19 @@ struct SaltCheck {
 }
 
 /// What [`Schema::inspect`] has read so far, and the salt checks still to make.
-struct Reading {
+pub(super) struct Reading {
     out: Vec<InspectedField>,
-    buckets: Vec<FoundBucket>,
+    pub(super) buckets: Vec<FoundBucket>,
     checks: Vec<SaltCheck>,
 }
 
 impl Reading {
     /// Adds a field, then checks every salt whose struct ends with it.
-    fn push(&mut self, field: InspectedField, delimited: bool) -> Result<()> {
+    pub(super) fn push(&mut self, field: InspectedField, delimited: bool) -> Result<()> {
         self.out.push(field);
         let index = self.out.len() - 1;
         for check in self.checks.iter().filter(|check| check.last == index) {
-            if let Some(found) = self.buckets.iter().find(|found| found.index == check.bucket) {
+            if let Some(found) = self.buckets.iter().find(|found| found.position == check.bucket) {
                 check_salt(found, &self.out, delimited)?;
             }
         }
@@ -163,9 +164,9 @@ impl Schema {
         let salt = salt.salt()?;
         let skip = usize::from(self.prefix.is_some()) + 1;
         match self.format {
-            format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
-                Err(super::store_format_unsupported(format, "schema unsalted"))
-            }
+            Format::FdbTuple => store::unsalted::<FdbTuple>(self, &salt, key),
+            Format::Memcomparable => store::unsalted::<Memcomparable>(self, &salt, key),
+            Format::HBase => store::unsalted::<HBase>(self, &salt, key),
             Format::Ordered => {
                 let mut r = OrderedReader::new(key, self.field_count());
                 if let Some(prefix) = self.prefix {
@@ -265,10 +266,10 @@ impl fmt::Display for Inspection {
 /// and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InspectedField {
-    name: &'static str,
-    value: Value,
-    offset: usize,
-    field: KeyField,
+    pub(super) name: &'static str,
+    pub(super) value: Value,
+    pub(super) offset: usize,
+    pub(super) field: KeyField,
 }
 
 impl InspectedField {
@@ -357,11 +358,15 @@ impl fmt::Display for InspectedField {
 }
 
 /// A salt bucket as read, checked once every field is known.
-struct FoundBucket {
-    index: usize,
-    offset: usize,
-    salt: SaltSchema,
-    value: u32,
+pub(super) struct FoundBucket {
+    /// Where it is among the key's fields ([`Schema::key_fields`]).
+    pub(super) position: usize,
+    /// Its field index in errors: the position, but for a store format's raw prefix, which
+    /// is no field.
+    pub(super) index: usize,
+    pub(super) offset: usize,
+    pub(super) salt: SaltSchema,
+    pub(super) value: u32,
 }
 
 fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
@@ -378,7 +383,7 @@ fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Resul
             KeyField::Bucket(salt) => {
                 let bytes = r.named_field::<Vec<u8>>(name)?;
                 let value = read_bucket(&salt.salt().map_err(located)?, &bytes, false, index, offset)?;
-                reading.buckets.push(FoundBucket { index, offset, salt, value });
+                reading.buckets.push(FoundBucket { position: index, index, offset, salt, value });
                 bucket_value(&salt, value)
             }
             KeyField::Value(schema) => {
@@ -407,7 +412,7 @@ fn read_delimited(delimiter: &'static str, fields: &[KeyField], key: &[u8], read
             }
             KeyField::Bucket(salt) => {
                 let value = read_bucket(&salt.salt().map_err(located)?, text, true, index, offset)?;
-                reading.buckets.push(FoundBucket { index, offset, salt, value });
+                reading.buckets.push(FoundBucket { position: index, index, offset, salt, value });
                 bucket_value(&salt, value)
             }
             KeyField::Value(schema) => decode::text(schema, text).map_err(located)?,
@@ -456,7 +461,7 @@ fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -
 }
 
 /// How a bucket shows: its number, or an MD5 salt's hex digits.
-fn bucket_value(salt: &SaltSchema, value: u32) -> Value {
+pub(super) fn bucket_value(salt: &SaltSchema, value: u32) -> Value {
     match salt.salt().map(|s| s.hex_digits()) {
         Ok(digits) if digits > 0 => Value::Str(format!("{value:0digits$x}")),
         _ => Value::Int(value.into()),
@@ -471,7 +476,7 @@ fn sources<'f>(found: &FoundBucket, fields: &'f [InspectedField]) -> Option<Vec<
         .from
         .iter()
         .map(|&source| {
-            fields[found.index + 1..].iter().find_map(|f| match f.field {
+            fields[found.position + 1..].iter().find_map(|f| match f.field {
                 KeyField::Value(schema) if schema.name == source => Some((schema, &f.value)),
                 _ => None,
             })

@@ -8,10 +8,13 @@ use std::ops::Bound;
 use crate::error::{Error, Result};
 use crate::field::Desc;
 use crate::format::Delimited;
+use crate::format::{FdbTuple, HBase, Memcomparable};
 use crate::range::KeyRanges;
-use crate::scan::{DelimitedScan, OrderedScan};
+use crate::salt::Salt;
+use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
 use crate::schema::decode::Encoded;
 use crate::schema::encode::{bucket_of, named, ordered_bytes, parse_value, text_bytes};
+use crate::schema::store::{self, StoreSchema};
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 
 /// What a query asks of the field after the fixed ones, in [`Schema::scan_query`].
@@ -116,7 +119,7 @@ enum Next<'a> {
 }
 
 impl<'a> Next<'a> {
-    fn parse(field: &FieldSchema, query: ScanNext<'a>) -> Result<Next<'a>> {
+    fn parse(format: Format, field: &FieldSchema, query: ScanNext<'a>) -> Result<Next<'a>> {
         let name = field.name;
         let plain_text = field.encoding == Encoding::Utf8 && !field.optional && !field.descending;
         match query {
@@ -134,8 +137,8 @@ impl<'a> Next<'a> {
             ScanNext::Range(lo, hi) => {
                 let parse = |b: Bound<&str>| -> Result<Bound<Value>> {
                     Ok(match b {
-                        Bound::Included(t) => Bound::Included(parse_value(field, t)?),
-                        Bound::Excluded(t) => Bound::Excluded(parse_value(field, t)?),
+                        Bound::Included(t) => Bound::Included(parse_value(format, field, t)?),
+                        Bound::Excluded(t) => Bound::Excluded(parse_value(format, field, t)?),
                         Bound::Unbounded => Bound::Unbounded,
                     })
                 };
@@ -359,7 +362,7 @@ impl Schema {
         let values: Vec<Option<Value>> = self
             .fields
             .iter()
-            .map(|f| given.get(f.name).map(|text| parse_value(f, text)).transpose())
+            .map(|f| given.get(f.name).map(|text| parse_value(self.format, f, text)).transpose())
             .collect::<Result<_>>()?;
         let next = match next {
             None => None,
@@ -371,7 +374,7 @@ impl Schema {
                         format!("a range or prefix is on the field after the fixed ones, here {next}, not `{name}`"),
                     )
                 })?;
-                Some((*field, Next::parse(field, query)?))
+                Some((*field, Next::parse(self.format, field, query)?))
             }
         };
         let salt = self.salt.map(|s| s.salt()).transpose()?;
@@ -384,8 +387,14 @@ impl Schema {
         let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
             let fixed_fields = steps.iter().zip(&values).take(count);
             match self.format {
-                format @ (Format::FdbTuple | Format::Memcomparable | Format::HBase) => {
-                    Err(crate::schema::store_format_unsupported(format, "schema scan"))
+                Format::FdbTuple => {
+                    store_ranges::<FdbTuple>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
+                }
+                Format::Memcomparable => {
+                    store_ranges::<Memcomparable>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
+                }
+                Format::HBase => {
+                    store_ranges::<HBase>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
                 }
                 Format::Ordered => {
                     let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
@@ -469,6 +478,38 @@ impl Schema {
             (_, bucket) => per_bucket(bucket),
         }
     }
+}
+
+/// The ranges of a store-format scan, built on [`StoreScan`] as the derived `scan()` builds
+/// them: the raw prefix, the bucket, the fixed fields, then the query on the next field.
+fn store_ranges<'v, F: StoreSchema>(
+    schema: &Schema,
+    steps: usize,
+    bucket: Option<(&Salt, u32)>,
+    fixed: impl Iterator<Item = (&'v &'static FieldSchema, &'v Option<Value>)>,
+    next: &Option<(&FieldSchema, Next<'_>)>,
+) -> Result<KeyRanges> {
+    // Fixing stops at a flattened field, so fields follow the fixed ones there.
+    let fields = if steps < schema.fields.len() { usize::MAX } else { store::field_count(schema) };
+    let mut scan = StoreScan::<F>::new(fields);
+    if let Some(prefix) = schema.prefix {
+        scan.raw_prefix(prefix.as_bytes());
+    }
+    if let Some((salt, bucket)) = bucket {
+        scan.fix(&salt.store_bucket(bucket))?;
+    }
+    for (field, value) in fixed {
+        store::add_field(&mut scan, field, value.as_ref().unwrap_or(&Value::Null))?;
+    }
+    let (field, lo, hi) = match next {
+        None => return Ok(scan.ranges()),
+        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(prefix),
+        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
+        Some((field, Next::Range(lo, hi))) => (*field, lo, hi),
+    };
+    // Bounds are in value order; a reversed or descending field's keys run the other way.
+    let (start, end) = if field.reverses_order() { (hi, lo) } else { (lo, hi) };
+    store::range(&scan, field, start.as_ref(), end.as_ref())
 }
 
 fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {

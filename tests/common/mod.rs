@@ -4,6 +4,7 @@
 pub mod edges;
 pub mod hcl;
 pub mod keys;
+pub mod schema_checks;
 pub mod stores;
 pub mod strategies;
 pub mod typed;

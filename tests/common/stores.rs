@@ -52,3 +52,21 @@ pub struct HBaseVisit {
     pub amount: i64,
     pub row: Vec<u8>,
 }
+
+/// An order line behind a bucket of its order number, in memcomparable: split inside buckets
+/// along the number.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(memcomparable, prefix = "o_", salt(buckets = 4, from = [number]))]
+pub struct McOrder {
+    pub number: u32,
+    pub line: u16,
+}
+
+/// An HBase key that leads with a descending sequence number, unsalted.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(hbase)]
+pub struct HBaseSeq {
+    #[rowkey(desc)]
+    pub seq: i64,
+    pub name: String,
+}

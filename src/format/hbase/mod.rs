@@ -186,11 +186,9 @@ impl HBase {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn from_key<'de, T: HBaseKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut r = HBaseReader { bytes, pos: 0, fields: T::FIELDS, next: 0, flip: 0 };
+        let mut r = HBaseReader::new(bytes, T::FIELDS);
         let value = T::read_fields(&mut r)?;
-        if r.pos != bytes.len() {
-            return Err(Error::TrailingBytes { offset: r.pos, len: bytes.len() - r.pos });
-        }
+        r.finish()?;
         Ok(value)
     }
 }
@@ -304,6 +302,20 @@ pub struct HBaseReader<'de> {
 }
 
 impl<'de> HBaseReader<'de> {
+    /// A reader of a key of `fields` fields (the last is framed apart), for reading a key by
+    /// its schema, whose field count is known only at run time.
+    pub(crate) fn new(bytes: &'de [u8], fields: usize) -> Self {
+        HBaseReader { bytes, pos: 0, fields, next: 0, flip: 0 }
+    }
+
+    /// Refuses bytes after the last field, as [`HBase::from_key`] does.
+    pub(crate) fn finish(&self) -> Result<()> {
+        if self.pos != self.bytes.len() {
+            return Err(Error::TrailingBytes { offset: self.pos, len: self.bytes.len() - self.pos });
+        }
+        Ok(())
+    }
+
     /// Reads the next field.
     ///
     /// # Errors
