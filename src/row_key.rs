@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 use crate::format::ordered::{OrderedKey, decode_key, encode_key};
 use crate::format::{Delimited, DelimitedKey};
 use crate::key::Key;
+use crate::schema::KeySchema;
 
 /// A type that is a row key: it encodes to a [`Key`] and decodes from one.
 ///
@@ -104,7 +105,8 @@ pub trait RowKeyOwned: for<'de> RowKey<'de> {}
 
 impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 
-// What a derived key's `RowKey` impl calls: the whole key, then its length limit.
+// What a derived key's `RowKey` impl calls: the whole key, then its length limit. An error
+// goes through the key's schema, which takes out what it quotes of a `sensitive` field.
 
 /// `RowKey::encode_into` of a derived ordered key: the whole key, then the length limit.
 ///
@@ -112,8 +114,8 @@ impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 ///
 /// What a field's encoder returns, or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_ordered<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    encode_key(value, out)?;
+pub fn encode_ordered<'de, T: OrderedKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    encode_key(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -123,9 +125,9 @@ pub fn encode_ordered<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key, max_len
 ///
 /// [`Error::TooLong`], or what the reader or a field's decoder returns.
 #[inline]
-pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+pub fn decode_ordered<'de, T: OrderedKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    decode_key(bytes)
+    decode_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// `RowKey::encode_into` of a derived delimited key.
@@ -134,13 +136,13 @@ pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8], max_len: usize)
 ///
 /// As [`Delimited::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_delimited<'de, T: DelimitedKey<'de>>(
+pub fn encode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
     delimiter: &'static str,
     value: &T,
     out: &mut Key,
     max_len: usize,
 ) -> Result<()> {
-    Delimited::new(delimiter)?.encode_into(value, out)?;
+    Delimited::new(delimiter)?.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -150,13 +152,13 @@ pub fn encode_delimited<'de, T: DelimitedKey<'de>>(
 ///
 /// [`Error::TooLong`], or as [`Delimited::from_key`].
 #[inline]
-pub fn decode_delimited<'de, T: DelimitedKey<'de>>(
+pub fn decode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
     delimiter: &'static str,
     bytes: &'de [u8],
     max_len: usize,
 ) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    Delimited::new(delimiter)?.from_key(bytes)
+    Delimited::new(delimiter)?.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// Refuses a key longer than its type writes: its value could not be encoded again, so

@@ -272,7 +272,12 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
             label.push(' ');
         }
         let (name, at) = (field.name, if field.descending { '≤' } else { '≥' });
-        write!(label, "{name}{at}{digits}…").ok()?;
+        if field.sensitive {
+            // The digits are a prefix of the field's values: shown for no sensitive field.
+            write!(label, "{name}{at}<redacted>…").ok()?;
+        } else {
+            write!(label, "{name}{at}{digits}…").ok()?;
+        }
         return Some(label);
     }
     None

@@ -73,11 +73,27 @@ pub const RENAME: Symbol = Symbol("rename");
 pub const SKIP: Symbol = Symbol("skip");
 pub const MONOTONIC: Symbol = Symbol("monotonic");
 pub const NANOS: Symbol = Symbol("nanos");
+pub const SENSITIVE: Symbol = Symbol("sensitive");
+pub const ALLOW_PERSONAL_DATA: Symbol = Symbol("allow_personal_data");
 
 const CONTAINER_WORDS: &[Symbol] = &[ORDERED, DELIMITED, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
 const SALT_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH];
-const FIELD_WORDS: &[Symbol] =
-    &[DESC, REVERSE, BIT_REVERSE, REVERSE_DOMAIN, HEX, WIDTH, BIG_ENDIAN, FLATTEN, RENAME, SKIP, MONOTONIC, NANOS];
+const FIELD_WORDS: &[Symbol] = &[
+    DESC,
+    REVERSE,
+    BIT_REVERSE,
+    REVERSE_DOMAIN,
+    HEX,
+    WIDTH,
+    BIG_ENDIAN,
+    FLATTEN,
+    RENAME,
+    SKIP,
+    MONOTONIC,
+    NANOS,
+    SENSITIVE,
+    ALLOW_PERSONAL_DATA,
+];
 
 /// Words people reach for that mean one of ours.
 const SYNONYMS: &[(&str, Symbol)] = &[
@@ -102,6 +118,12 @@ const SYNONYMS: &[(&str, Symbol)] = &[
     ("buckets", SALT),
     ("nanoseconds", NANOS),
     ("precision", NANOS),
+    ("pii", SENSITIVE),
+    ("secret", SENSITIVE),
+    ("redact", SENSITIVE),
+    ("redacted", SENSITIVE),
+    ("personal_data", ALLOW_PERSONAL_DATA),
+    ("allow_pii", ALLOW_PERSONAL_DATA),
 ];
 
 /// The attributes on the struct.
@@ -170,6 +192,10 @@ pub struct FieldAttrs {
     pub skip: Option<Span>,
     pub monotonic: Option<Span>,
     pub nanos: Option<Span>,
+    /// Never shown: inspect, errors and the command redact the field's value.
+    pub sensitive: Option<Span>,
+    /// Silences the personal-data lint on a text field named like personal data.
+    pub allow_personal_data: Option<Span>,
     /// Every keyword given, in order, for the rules about combinations.
     pub given: Vec<(Symbol, Span)>,
 }
@@ -255,6 +281,8 @@ impl FieldAttrs {
                     SKIP => &mut out.skip,
                     MONOTONIC => &mut out.monotonic,
                     NANOS => &mut out.nanos,
+                    SENSITIVE => &mut out.sensitive,
+                    ALLOW_PERSONAL_DATA => &mut out.allow_personal_data,
                     WIDTH => {
                         let width = integer::<u32>(&meta, WIDTH, "width = 8")?;
                         if set(cx, &mut out.width, WIDTH, span, width) {

@@ -75,6 +75,7 @@ use proc_macro::TokenStream;
 /// | `rename = "name"` | | the field's name in errors and in `SCHEMA` |
 /// | `skip` | | not part of the key; `Default` on decode |
 /// | `monotonic` | | the values grow with time (see the hotspot check) |
+/// | `sensitive` | | personal data: `inspect`, errors and the `rowkey` command never show its value |
 ///
 /// On an `Option<T>` field the wrapper applies to `T`. A field has at most one of `reverse`,
 /// `bit_reverse`, `reverse_domain`, `hex`, `width`, `big_endian` and `nanos`.

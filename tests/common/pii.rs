@@ -25,3 +25,35 @@ pub struct WideHash {
     pub tenant: String,
     pub email: Option<Hashed<32>>,
 }
+
+/// What the redaction tests put in a sensitive field, and look for in every output.
+pub const MARKER: &str = "MARKER-7f3a";
+
+/// Logins by tenant and email address, the address marked sensitive: ordered format.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+pub struct Login {
+    pub tenant: String,
+    #[rowkey(sensitive)]
+    pub email: String,
+    pub at: u32,
+}
+
+/// The same in the delimited format, behind a salt whose buckets the split planner knows.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", salt(buckets = 4, from = [tenant], hash = "modulo"))]
+pub struct LoginText {
+    pub tenant: u32,
+    #[rowkey(sensitive)]
+    pub email: String,
+    pub at: u32,
+    #[rowkey(sensitive)]
+    pub pin: u16,
+}
+
+/// The sensitive field first, so that labels that show a key's leading fields reach it.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+pub struct LoginByEmail {
+    #[rowkey(sensitive)]
+    pub email: String,
+    pub at: u32,
+}
