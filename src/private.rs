@@ -59,3 +59,17 @@ impl Md5Enabled for Md5Feature {}
 
 /// Compiles only when `T` is [`Md5Feature`] and the `md5` feature is on.
 pub const fn require_md5<T: Md5Enabled>() {}
+
+/// What the scan builder's `<field>_range` and `<field>_starts_with` of a [`Hashed`] field ask
+/// of their argument, and no type gives: a hash keeps no order of the values it hashes, so a
+/// range or a prefix of values has no range of keys. The methods exist so that a call names
+/// the reason instead of "no method found".
+///
+/// [`Hashed`]: https://docs.rs/rowkey/latest/rowkey/field/struct.Hashed.html
+#[diagnostic::on_unimplemented(
+    message = "a `Hashed` field takes no range and no prefix: a keyed hash has no order relation to the value it hashes",
+    label = "the keys of a range of values are spread over the whole key space",
+    note = "fix the field to one value's hash instead (`.field(Hashed::new(&key, value))`), or key by a field that holds the values \
+            to scan them in order"
+)]
+pub trait HashedHasNoOrder {}

@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 use crate::format::ordered::{OrderedKey, decode_key, encode_key};
 use crate::format::{Delimited, DelimitedKey, FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
 use crate::key::Key;
+use crate::schema::KeySchema;
 
 /// A type that is a row key: it encodes to a [`Key`] and decodes from one.
 ///
@@ -104,7 +105,8 @@ pub trait RowKeyOwned: for<'de> RowKey<'de> {}
 
 impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 
-// What a derived key's `RowKey` impl calls: the whole key, then its length limit.
+// What a derived key's `RowKey` impl calls: the whole key, then its length limit. An error
+// goes through the key's schema, which takes out what it quotes of a `sensitive` field.
 
 /// `RowKey::encode_into` of a derived ordered key: the whole key, then the length limit.
 ///
@@ -112,8 +114,8 @@ impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 ///
 /// What a field's encoder returns, or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_ordered<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    encode_key(value, out)?;
+pub fn encode_ordered<'de, T: OrderedKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    encode_key(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -123,9 +125,9 @@ pub fn encode_ordered<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key, max_len
 ///
 /// [`Error::TooLong`], or what the reader or a field's decoder returns.
 #[inline]
-pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+pub fn decode_ordered<'de, T: OrderedKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    decode_key(bytes)
+    decode_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// `RowKey::encode_into` of a derived delimited key.
@@ -134,13 +136,13 @@ pub fn decode_ordered<'de, T: OrderedKey<'de>>(bytes: &'de [u8], max_len: usize)
 ///
 /// As [`Delimited::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_delimited<'de, T: DelimitedKey<'de>>(
+pub fn encode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
     delimiter: &'static str,
     value: &T,
     out: &mut Key,
     max_len: usize,
 ) -> Result<()> {
-    Delimited::new(delimiter)?.encode_into(value, out)?;
+    Delimited::new(delimiter)?.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -150,13 +152,13 @@ pub fn encode_delimited<'de, T: DelimitedKey<'de>>(
 ///
 /// [`Error::TooLong`], or as [`Delimited::from_key`].
 #[inline]
-pub fn decode_delimited<'de, T: DelimitedKey<'de>>(
+pub fn decode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
     delimiter: &'static str,
     bytes: &'de [u8],
     max_len: usize,
 ) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    Delimited::new(delimiter)?.from_key(bytes)
+    Delimited::new(delimiter)?.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// `RowKey::encode_into` of a derived FoundationDB tuple key.
@@ -165,8 +167,8 @@ pub fn decode_delimited<'de, T: DelimitedKey<'de>>(
 ///
 /// As [`FdbTuple::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_fdb<'de, T: FdbKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    FdbTuple::default().encode_into(value, out)?;
+pub fn encode_fdb<'de, T: FdbKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    FdbTuple::default().encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -176,9 +178,9 @@ pub fn encode_fdb<'de, T: FdbKey<'de>>(value: &T, out: &mut Key, max_len: usize)
 ///
 /// [`Error::TooLong`], or as [`FdbTuple::from_key`].
 #[inline]
-pub fn decode_fdb<'de, T: FdbKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+pub fn decode_fdb<'de, T: FdbKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    FdbTuple::default().from_key(bytes)
+    FdbTuple::default().from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// `RowKey::encode_into` of a derived memcomparable key.
@@ -187,8 +189,12 @@ pub fn decode_fdb<'de, T: FdbKey<'de>>(bytes: &'de [u8], max_len: usize) -> Resu
 ///
 /// As [`Memcomparable::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_memcomparable<'de, T: MemcomparableKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    Memcomparable.encode_into(value, out)?;
+pub fn encode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(
+    value: &T,
+    out: &mut Key,
+    max_len: usize,
+) -> Result<()> {
+    Memcomparable.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -198,9 +204,9 @@ pub fn encode_memcomparable<'de, T: MemcomparableKey<'de>>(value: &T, out: &mut 
 ///
 /// [`Error::TooLong`], or as [`Memcomparable::from_key`].
 #[inline]
-pub fn decode_memcomparable<'de, T: MemcomparableKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+pub fn decode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    Memcomparable.from_key(bytes)
+    Memcomparable.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// `RowKey::encode_into` of a derived HBase key.
@@ -209,8 +215,8 @@ pub fn decode_memcomparable<'de, T: MemcomparableKey<'de>>(bytes: &'de [u8], max
 ///
 /// As [`HBase::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_hbase<'de, T: HBaseKey<'de>>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    HBase.encode_into(value, out)?;
+pub fn encode_hbase<'de, T: HBaseKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
+    HBase.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
     check_len(out, max_len)
 }
 
@@ -220,9 +226,9 @@ pub fn encode_hbase<'de, T: HBaseKey<'de>>(value: &T, out: &mut Key, max_len: us
 ///
 /// [`Error::TooLong`], or as [`HBase::from_key`].
 #[inline]
-pub fn decode_hbase<'de, T: HBaseKey<'de>>(bytes: &'de [u8], max_len: usize) -> Result<T> {
+pub fn decode_hbase<'de, T: HBaseKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    HBase.from_key(bytes)
+    HBase.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
 }
 
 /// Refuses a key longer than its type writes: its value could not be encoded again, so

@@ -50,13 +50,15 @@ mod encode;
 mod inspect;
 #[cfg(feature = "schema-json")]
 pub mod json;
+mod redact;
 mod scan;
 pub(crate) mod store;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
-pub use inspect::{InspectedField, Inspection};
+pub use inspect::{InspectedField, Inspection, Revealed};
+pub use redact::Redacted;
 pub use scan::{EmptyScan, ScanNext};
 pub use value::Value;
 
@@ -300,6 +302,7 @@ impl FieldSchema {
             optional: false,
             descending: false,
             monotonic: false,
+            sensitive: false,
         }
     }
 }

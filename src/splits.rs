@@ -279,7 +279,12 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
             label.push(' ');
         }
         let (name, at) = (field.name, if field.descending { '≤' } else { '≥' });
-        write!(label, "{name}{at}{value}{more}").ok()?;
+        if field.sensitive {
+            // A point holds a value of the field or its leading digits: shown for no sensitive field.
+            write!(label, "{name}{at}<redacted>{more}").ok()?;
+        } else {
+            write!(label, "{name}{at}{value}{more}").ok()?;
+        }
         return Some(label);
     }
     None

@@ -42,6 +42,8 @@ use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
 mod field_types;
 
+#[cfg(feature = "hashed")]
+pub use field_types::hashes;
 #[cfg(feature = "ulid")]
 pub use field_types::ulids;
 #[cfg(feature = "uuid")]

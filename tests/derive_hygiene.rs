@@ -55,6 +55,18 @@ mod no_prelude {
         pub inner: Inner,
         #[rowkey(skip)]
         pub cache: ::std::vec::Vec<u8>,
+        #[rowkey(sensitive)]
+        pub email: ::std::string::String,
+    }
+
+    /// The personal-data lint's output, allowed here (`deprecated` is its lint), compiles
+    /// without the prelude too.
+    #[allow(deprecated)]
+    mod personal_data {
+        #[derive(::rowkey::RowKey)]
+        pub struct Contact {
+            pub phone: ::std::string::String,
+        }
     }
 
     /// Flattened into `Ordered`.
@@ -119,6 +131,7 @@ fn without_the_prelude() {
         host: "maps.google.com".into(),
         inner: no_prelude::Inner { tag: vec![0, 1] },
         cache: vec![7],
+        email: "a@example.com".into(),
     };
     let key = ordered.to_key().unwrap();
     let back = no_prelude::Ordered::from_key(&key).unwrap();

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
 
-use crate::{Failure, input};
+use crate::{Failure, input, reveal};
 
 /// Print the key of the given field values (the prefix and salt bucket are computed).
 #[derive(clap::Args)]
@@ -23,6 +23,9 @@ pub struct Args {
     /// How to print the key: as cbt prints keys, hex or base64.
     #[arg(long, default_value = "cbt")]
     to: KeyForm,
+    /// Print the key even when it holds a field marked sensitive.
+    #[arg(long)]
+    reveal: bool,
     /// Every field as `name=value`.
     #[arg(required = true)]
     values: Vec<String>,
@@ -30,6 +33,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<u8, Failure> {
     let schema = input::schema(&args.schema)?;
+    let sensitive = reveal::sensitive_fields(schema);
+    if !args.reveal && !sensitive.is_empty() {
+        return Err(reveal::withheld("the key", &sensitive));
+    }
     let pairs = args
         .values
         .iter()

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
-use rowkey::schema::{Inspection, KeyField, Transform, Value};
+use rowkey::schema::{InspectedField, Inspection, KeyField, Transform, Value};
 use serde::{Serialize, Serializer};
 
 use crate::json::{self, Spacing};
-use crate::{Failure, input};
+use crate::{Failure, input, reveal};
 
 /// The most keys the exit status counts: statuses above 125 mean other things to a shell.
 const MAX_STATUS: usize = 125;
@@ -36,6 +36,10 @@ pub struct Args {
     /// holds such a field as an integer, which has no unit of its own.
     #[arg(long, value_name = "s|ms|us|ns")]
     time_unit: Option<TimeUnit>,
+    /// Show the values of fields marked sensitive, and echo the keys as given; without it a
+    /// sensitive field shows as `<redacted, N bytes>` and keys are echoed as their number.
+    #[arg(long)]
+    reveal: bool,
     /// The keys; without any, one a line from standard input, or `cbt read` output.
     keys: Vec<String>,
 }
@@ -45,10 +49,11 @@ pub fn run(args: Args) -> Result<u8, Failure> {
     let mut failed = 0;
     for (i, (text, key)) in input::keys(&args.keys, args.from)?.into_iter().enumerate() {
         let inspection = key.and_then(|key| schema.inspect(&key));
+        let text = reveal::key_text(schema, args.reveal, i + 1, &text);
         match inspection {
             Ok(inspection) if args.json => {
                 let times = args.time_unit.map(|unit| Times(&inspection, unit));
-                let line = Line { key: &text, fields: Fields(&inspection), times };
+                let line = Line { key: &text, fields: Fields(&inspection, args.reveal), times };
                 println!("{}", json::to_text(&line, Spacing::one_line()));
             }
             Ok(inspection) if args.time_unit.is_some() => {
@@ -59,14 +64,15 @@ pub fn run(args: Args) -> Result<u8, Failure> {
                     .map(|f| match times.iter().find(|(name, _)| *name == f.name()) {
                         // `name=value (reversed)` becomes `name=value (reversed, time)`.
                         Some((_, time)) => {
-                            let shown = f.to_string();
+                            let shown = shown(f, args.reveal);
                             format!("{}, {time})", shown.strip_suffix(')').unwrap_or(&shown))
                         }
-                        None => f.to_string(),
+                        None => shown(f, args.reveal),
                     })
                     .collect();
                 println!("{}", fields.join(" "));
             }
+            Ok(inspection) if args.reveal => println!("{}", inspection.revealed()),
             Ok(inspection) => println!("{inspection}"),
             Err(e) => {
                 failed += 1;
@@ -98,12 +104,31 @@ struct Mismatch<'a> {
     error: String,
 }
 
-/// A key's field values as text (what `encode` reads back), by name, in key order.
-struct Fields<'a>(&'a Inspection);
+/// A key's field values as text (what `encode` reads back), by name, in key order; a
+/// sensitive field's as `<redacted, N bytes>` unless revealed.
+struct Fields<'a>(&'a Inspection, bool);
 
 impl Serialize for Fields<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.fields().iter().map(|field| (field.name(), field.value_text())))
+        let text = |field: &InspectedField| {
+            if field.is_sensitive() && !self.1 { field.redacted().to_string() } else { field.value_text() }
+        };
+        serializer.collect_map(self.0.fields().iter().map(|field| (field.name(), text(field))))
+    }
+}
+
+/// `name=value` as `Display` writes it, or with a sensitive field's value when revealed.
+fn shown(field: &InspectedField, reveal: bool) -> String {
+    if reveal && field.is_sensitive() {
+        // Only the name and value: a sensitive field's notes are the same either way, and
+        // `revealed` is the whole inspection's.
+        let mut text = field.to_string();
+        let redacted = format!("{}={}", field.name(), field.redacted());
+        let value = format!("{}={}", field.name(), field.value_text());
+        text.replace_range(..redacted.len(), &value);
+        text
+    } else {
+        field.to_string()
     }
 }
 

@@ -8,6 +8,7 @@ mod encode;
 mod input;
 mod inspect;
 mod json;
+mod reveal;
 mod scan;
 mod splits;
 

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::json::{self, Spacing};
 use crate::splits::shell_word;
-use crate::{Failure, input};
+use crate::{Failure, input, reveal};
 
 /// Print the key ranges of a query: leading fields fixed, optionally a range, a text prefix or
 /// a host and its sub-domains on the next one; for a salted key whose bucket is not fixed by
@@ -51,6 +51,9 @@ pub struct Args {
     /// Print a Bigtable RowSet in proto3 JSON (`{"rowRanges": [...]}`, keys in base64).
     #[arg(long)]
     json: bool,
+    /// Print the ranges even when a field marked sensitive is given (its value is in them).
+    #[arg(long)]
+    reveal: bool,
     /// The fixed fields as `name=value`, in key order from the first; the last may be
     /// `name=lo..hi`, `name^=prefix` or `name~=host`.
     values: Vec<String>,
@@ -108,6 +111,12 @@ pub fn run(args: Args) -> Result<u8, Failure> {
             )));
         }
         pairs.push(pair(arg)?);
+    }
+    let given: Vec<&str> = pairs.iter().map(|(name, _)| *name).chain(last.as_ref().map(|(name, _)| *name)).collect();
+    let sensitive: Vec<&str> =
+        reveal::sensitive_fields(schema).into_iter().filter(|name| given.contains(name)).collect();
+    if !args.reveal && !sensitive.is_empty() {
+        return Err(reveal::withheld("the ranges", &sensitive));
     }
     let ranges = schema.scan_query(&pairs, last)?;
     let ranges: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();

@@ -8,7 +8,7 @@ use rowkey::splits::Splits;
 use serde::Serialize;
 
 use crate::json::{self, Spacing};
-use crate::{Failure, input};
+use crate::{Failure, input, reveal};
 
 /// Print initial split points: at the salt's bucket boundaries, inside buckets, or at the
 /// quantiles of a sample of keys.
@@ -39,6 +39,10 @@ pub struct Args {
     /// The store's form: the Admin API's JSON, the cbt command, HBase shell SPLITS, Terraform split_keys.
     #[arg(long = "for")]
     target: Target,
+    /// Print the split points of --sample even when the key has fields marked sensitive (the
+    /// points are keys of the sample, so they hold those fields' values).
+    #[arg(long)]
+    reveal: bool,
     /// The table name in the cbt command.
     #[arg(long, default_value = "TABLE")]
     table: String,
@@ -56,6 +60,10 @@ pub fn run(args: Args) -> Result<u8, Failure> {
     let schema = input::schema(&args.schema)?;
     let splits = match &args.sample {
         Some(path) => {
+            let sensitive = reveal::sensitive_fields(schema);
+            if !args.reveal && !sensitive.is_empty() {
+                return Err(reveal::withheld("a split point from the sample", &sensitive));
+            }
             let tablets = args
                 .tablets
                 .ok_or_else(|| Failure::input("--sample needs --tablets N: how many tablets to cut it into"))?;

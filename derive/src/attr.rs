@@ -77,6 +77,8 @@ pub const SKIP: Symbol = Symbol("skip");
 pub const MONOTONIC: Symbol = Symbol("monotonic");
 pub const NANOS: Symbol = Symbol("nanos");
 pub const NUMERIC: Symbol = Symbol("numeric");
+pub const SENSITIVE: Symbol = Symbol("sensitive");
+pub const ALLOW_PERSONAL_DATA: Symbol = Symbol("allow_personal_data");
 
 const CONTAINER_WORDS: &[Symbol] =
     &[ORDERED, DELIMITED, FDB_TUPLE, MEMCOMPARABLE, HBASE, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
@@ -95,6 +97,8 @@ const FIELD_WORDS: &[Symbol] = &[
     MONOTONIC,
     NANOS,
     NUMERIC,
+    SENSITIVE,
+    ALLOW_PERSONAL_DATA,
 ];
 
 /// Words people reach for that mean one of ours.
@@ -127,6 +131,12 @@ const SYNONYMS: &[(&str, Symbol)] = &[
     ("ordered_bytes", HBASE),
     ("orderedbytes", HBASE),
     ("decimal", NUMERIC),
+    ("pii", SENSITIVE),
+    ("secret", SENSITIVE),
+    ("redact", SENSITIVE),
+    ("redacted", SENSITIVE),
+    ("personal_data", ALLOW_PERSONAL_DATA),
+    ("allow_pii", ALLOW_PERSONAL_DATA),
 ];
 
 /// The attributes on the struct.
@@ -199,6 +209,10 @@ pub struct FieldAttrs {
     pub monotonic: Option<Span>,
     pub nanos: Option<Span>,
     pub numeric: Option<Span>,
+    /// Never shown: inspect, errors and the command redact the field's value.
+    pub sensitive: Option<Span>,
+    /// Silences the personal-data lint on a text field named like personal data.
+    pub allow_personal_data: Option<Span>,
     /// Every keyword given, in order, for the rules about combinations.
     pub given: Vec<(Symbol, Span)>,
 }
@@ -291,6 +305,8 @@ impl FieldAttrs {
                     MONOTONIC => &mut out.monotonic,
                     NANOS => &mut out.nanos,
                     NUMERIC => &mut out.numeric,
+                    SENSITIVE => &mut out.sensitive,
+                    ALLOW_PERSONAL_DATA => &mut out.allow_personal_data,
                     WIDTH => {
                         let width = integer::<u32>(&meta, WIDTH, "width = 8")?;
                         if set(cx, &mut out.width, WIDTH, span, width) {

@@ -159,12 +159,14 @@ fn expand(input: &Input<'_>) -> TokenStream {
     let format = if input.is_delimited() { delimited_impls(&cx) } else { field_impls(&cx) };
     let scan = scan_builder(&cx);
     let features = feature_checks(&cx);
+    let personal_data = crate::valid::personal_data_warnings(input);
     quote! {
         #schema
         #format
         #assertions
         #scan
         #features
+        #personal_data
     }
 }
 

@@ -81,6 +81,8 @@ use proc_macro::TokenStream;
 /// | `skip` | | not part of the key; `Default` on decode |
 /// | `monotonic` | | the values grow with time (see the hotspot check) |
 /// | `numeric` | `Numeric` (HBase's `OrderedNumeric`) | integers and floats; HBase format |
+/// | `sensitive` | | personal data: `inspect`, errors and the `rowkey` command never show its value |
+/// | `allow_personal_data` | | silences the personal-data warning on the field |
 ///
 /// On an `Option<T>` field the wrapper applies to `T`. A field has at most one of `reverse`,
 /// `bit_reverse`, `reverse_domain`, `hex`, `width`, `big_endian`, `nanos` and `numeric`.
@@ -112,6 +114,19 @@ use proc_macro::TokenStream;
 ///   `desc` do not help: the writes still move together, toward the start.
 /// - **Flatten.** A flattened type that does not derive `RowKey` in the same format is one
 ///   error on the field's type.
+///
+/// One check is a warning, not an error, since some keys must hold such values:
+///
+/// - **Personal data.** A text field (`String`, `&str`, `Cow<str>`, or an `Option` of one)
+///   named `email`, `email_address`, `phone`, `phone_number`, `mobile`, `ssn`,
+///   `social_security_number`, `first_name`, `last_name`, `full_name`, `given_name`,
+///   `family_name`, `surname`, `address`, `street_address`, `home_address`, `postal_address`,
+///   `birth_date`, `date_of_birth`, `birthday`, `dob`, `passport` or `passport_number`, or whose
+///   last word is `email`, `phone`, `ssn`, `dob`, `birthday` or `surname` (`owner_email`), is
+///   written into the key in clear, where logs and monitoring show it. Unless it is marked
+///   `sensitive` or `allow_personal_data`, rustc warns at the field (as a use of a deprecated
+///   item, the one way a derive can warn on stable Rust; `#[deny(deprecated)]` makes it an
+///   error). Key by the value's hash (`rowkey::field::Hashed`) instead, or mark the field.
 #[proc_macro_derive(RowKey, attributes(rowkey))]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

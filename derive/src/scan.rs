@@ -31,6 +31,14 @@ struct Step<'f, 'a> {
     /// The struct field holding a host whose sub-domains a scan includes, for ascending
     /// `reverse_domain` fields.
     domain: Option<Ident>,
+    /// A `Hashed` field: fixed only, its range and prefix methods refuse to compile.
+    hashed: bool,
+}
+
+/// Whether the field is a keyed hash (`rowkey::field::Hashed`), known by its type's name as
+/// the derive knows every type: its keys keep no order of the values hashed.
+fn is_hashed(field: &Field<'_>) -> bool {
+    crate::types::last_segment(field.shape.inner).is_some_and(|name| name == "Hashed")
 }
 
 fn arg_type(field: &Field<'_>, lifetimes: &Lifetimes) -> TokenStream {
@@ -57,7 +65,8 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
         .take_while(|f| !f.is_flatten())
         .map(|field| {
             let name = field.rust_name();
-            let orders = field.attrs.bit_reverse.is_none() && field.attrs.reverse_domain.is_none();
+            let hashed = is_hashed(field);
+            let orders = field.attrs.bit_reverse.is_none() && field.attrs.reverse_domain.is_none() && !hashed;
             Step {
                 field,
                 arg: arg_type(field, &scan_lifetimes),
@@ -69,6 +78,7 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
                     .then(|| format_ident!("rowkey_{}_prefix", name, span = Span::mixed_site())),
                 domain: (field.attrs.reverse_domain.is_some() && field.attrs.desc.is_none() && !field.shape.optional)
                     .then(|| format_ident!("rowkey_{}_domain", name, span = Span::mixed_site())),
+                hashed,
             }
         })
         .collect();
@@ -219,9 +229,11 @@ fn step_methods(k: usize, step: &Step<'_, '_>, builder: &Ident, p: &TokenStream,
             }
         }
     });
+    let no_order = step.hashed.then(|| no_order_methods(field, builder, p, lt));
     quote! {
         #[automatically_derived]
         impl<#lt> #builder<#lt, #here> {
+            #no_order
             #[doc = #doc_fix]
             #[must_use]
             pub fn #fix(self, rowkey_value: #arg) -> #builder<#lt, #next> {
@@ -233,6 +245,33 @@ fn step_methods(k: usize, step: &Step<'_, '_>, builder: &Ident, p: &TokenStream,
             #range
             #prefix
             #domain
+        }
+    }
+}
+
+/// A `Hashed` field's `_range` and `_starts_with`: methods whose argument must implement a trait
+/// no type implements, so a call fails to compile with that trait's message (why a hash has
+/// no range) rather than rustc's "no method named ...".
+fn no_order_methods(field: &Field<'_>, builder: &Ident, p: &TokenStream, lt: &syn::Lifetime) -> TokenStream {
+    let name = field.rust_name();
+    let (range, prefix) = (format_ident!("{}_range", name), format_ident!("{}_starts_with", name));
+    let doc = format!(
+        "`{}` is a keyed hash, which keeps no order of its values: it takes no range and no prefix (this \
+         does not compile). Fix it to one value's hash instead.",
+        field.name()
+    );
+    quote! {
+        #[doc = #doc]
+        #[doc(hidden)]
+        pub fn #range<R: #p::HashedHasNoOrder>(self, _: R) -> #builder<#lt, { usize::MAX }> {
+            // Never called: no type implements the bound.
+            self.rowkey_into::<{ usize::MAX }>()
+        }
+
+        #[doc = #doc]
+        #[doc(hidden)]
+        pub fn #prefix<R: #p::HashedHasNoOrder>(self, _: R) -> #builder<#lt, { usize::MAX }> {
+            self.rowkey_into::<{ usize::MAX }>()
         }
     }
 }

@@ -67,6 +67,7 @@ fn field_schema(
     let optional = field.shape.optional;
     let descending = field.attrs.desc.is_some();
     let monotonic = field.attrs.monotonic.is_some();
+    let sensitive = field.attrs.sensitive.is_some();
     quote! {
         #p::FieldSchema {
             name: #name,
@@ -77,6 +78,7 @@ fn field_schema(
             optional: #optional,
             descending: #descending,
             monotonic: #monotonic,
+            sensitive: #sensitive,
         }
     }
 }

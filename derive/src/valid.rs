@@ -533,3 +533,81 @@ fn check_hotspot(cx: &Ctxt, input: &Input<'_>) {
         ),
     );
 }
+
+/// Field names that say a text field holds personal data, compared with the whole name. Short
+/// on purpose: a warning on every field that might hold a person's data would be turned off
+/// and then help no one. A bare `name` is not among them: keys name jobs, tenants, metrics and
+/// files far more often than people (`first_name`, `full_name` and the like are).
+const PERSONAL_DATA_NAMES: &[&str] = &[
+    "email",
+    "email_address",
+    "phone",
+    "phone_number",
+    "mobile",
+    "ssn",
+    "social_security_number",
+    "first_name",
+    "last_name",
+    "full_name",
+    "given_name",
+    "family_name",
+    "surname",
+    "address",
+    "street_address",
+    "home_address",
+    "postal_address",
+    "birth_date",
+    "date_of_birth",
+    "birthday",
+    "dob",
+    "passport",
+    "passport_number",
+];
+
+/// Last words that mark a name as personal data on their own (`owner_email`, `home_phone`);
+/// `name` and `address` are not among them, as `host_name` and `ip_address` are not personal.
+const PERSONAL_DATA_LAST_WORDS: &[&str] = &["email", "phone", "ssn", "dob", "birthday", "surname"];
+
+/// The personal-data lint: a text field named like personal data (an email address, a
+/// phone number, a name) that is written into the key in clear, neither hashed nor marked
+/// `sensitive`. A warning, not an error: some keys must hold such values.
+///
+/// A derive cannot emit a warning itself on stable Rust. It can make the crate use a
+/// `#[deprecated]` item at the field's own tokens: rustc then warns there, with the item's
+/// note, and `#[allow(deprecated)]` or `allow_personal_data` silences it.
+pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
+    let warnings = input.key_fields().filter(|field| looks_personal(field)).map(|field| {
+        let name = field.name();
+        let note = format!(
+            "`{name}` is text named like personal data, and the key holds it in clear, where logs, monitoring and \
+             key visualisers show it: key by its hash (`rowkey::field::Hashed`), mark it `#[rowkey(sensitive)]` so \
+             that rowkey never shows it, or, if the key must hold it as it is, add `#[rowkey(allow_personal_data)]` \
+             to the field"
+        );
+        let span = field.span();
+        let use_it = quote::quote_spanned!(span=> let _ = PersonalDataInKey;);
+        quote::quote! {
+            #[automatically_derived]
+            const _: () = {
+                #[deprecated(note = #note)]
+                struct PersonalDataInKey;
+                #use_it
+            };
+        }
+    });
+    warnings.collect()
+}
+
+fn looks_personal(field: &Field<'_>) -> bool {
+    let attrs = &field.attrs;
+    if !matches!(field.class(), Class::Str(_))
+        || field.is_flatten()
+        || attrs.sensitive.is_some()
+        || attrs.allow_personal_data.is_some()
+    {
+        return false;
+    }
+    let name = field.rust_name().to_lowercase();
+    let last = name.rsplit('_').next().unwrap_or_default();
+    PERSONAL_DATA_NAMES.contains(&name.as_str()) || PERSONAL_DATA_LAST_WORDS.contains(&last)
+}

@@ -203,6 +203,10 @@ pub struct FieldSchema {
     /// Marked `monotonic`: its values grow (or shrink) with time, like a timestamp or a
     /// sequence number.
     pub monotonic: bool,
+    /// Marked `sensitive`: the field holds personal or secret data, so
+    /// [`inspect`](Schema::inspect), errors and the `rowkey` command show its length in
+    /// place of its value (`email=<redacted, 17 bytes>`).
+    pub sensitive: bool,
 }
 
 impl fmt::Display for FieldSchema {
@@ -217,6 +221,9 @@ impl fmt::Display for FieldSchema {
         }
         if self.monotonic {
             f.write_str(", monotonic")?;
+        }
+        if self.sensitive {
+            f.write_str(", sensitive")?;
         }
         f.write_str("]")
     }

@@ -25,6 +25,7 @@
 //! | chrono, time and jiff dates (features) | days since the epoch as orderedcode int64 ([`CalendarDate`]) |
 //! | [`Nanos<T>`] of an instant | nanoseconds since the epoch as an `i128` |
 //! | `uuid::Uuid`, `ulid::Ulid` (features) | the 16 bytes |
+//! | [`Hashed<N>`](crate::field::Hashed) (feature `hashed`) | the `N` bytes of a keyed hash of the value |
 //! | `Option<T>` | `None` is empty; `Some` is `T`'s bytes, plus `00` when those are empty or all `00` |
 //! | [`Desc<T>`](crate::Desc) | `T`'s bytes in a descending field |
 //! | [`BigEndian<T>`](crate::BigEndian) | 8 bytes, big-endian |
@@ -100,6 +101,8 @@ mod desc;
 pub(crate) mod description;
 pub(crate) mod duration;
 pub(crate) mod float;
+#[cfg(feature = "hashed")]
+mod hashed;
 mod hex;
 pub(crate) mod instant;
 pub(crate) mod int;
@@ -131,6 +134,8 @@ pub use decimal::{Integer, Padded};
 pub use desc::Desc;
 #[doc(inline)]
 pub use description::{DateSpec, Encoding, TimeSpec};
+#[cfg(feature = "hashed")]
+pub use hashed::{HashKey, HashWidth, Hashed};
 pub use hex::Hex;
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;

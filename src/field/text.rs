@@ -24,6 +24,7 @@
 //! | chrono, time and jiff dates | `YYYY-MM-DD` | `2020-05-01` |
 //! | `uuid::Uuid` | hyphenated lowercase | `67e55044-10b1-426f-9247-bb680e5fe0c8` |
 //! | `ulid::Ulid` | Crockford base32, uppercase | `01E76RGS00000000000000001A` |
+//! | `Hashed<N>` (feature `hashed`) | the hash in lowercase hex, `2N` digits | `b0344c61d8db3853` |
 //! | `Option<T>` | `None` is the empty field, which sorts first | |
 
 use std::borrow::Cow;

@@ -159,7 +159,11 @@ impl<'a> Heatmap<'a> {
                 // in the middle would read as another value.
                 let mut label = String::new();
                 for field in inspection.fields() {
-                    let part = format!("{}={}", field.name(), field.value_text());
+                    let part = if field.is_sensitive() {
+                        format!("{}={}", field.name(), field.redacted())
+                    } else {
+                        format!("{}={}", field.name(), field.value_text())
+                    };
                     if !label.is_empty() && label.chars().count() + 1 + part.chars().count() > LABEL_CHARS - 2 {
                         label.push_str(" …");
                         break;
@@ -171,7 +175,14 @@ impl<'a> Heatmap<'a> {
                 }
                 label
             }
-            _ => self.schema.and_then(|schema| point_label(schema, key)).unwrap_or_else(|| key.to_string()),
+            // A key that is not one of the schema's could still hold a sensitive field's bytes.
+            _ => match self.schema.and_then(|schema| point_label(schema, key)) {
+                Some(label) => label,
+                None if self.schema.is_some_and(Schema::has_sensitive_fields) => {
+                    format!("<key redacted, {} bytes>", key.len())
+                }
+                None => key.to_string(),
+            },
         }
     }
 

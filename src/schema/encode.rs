@@ -73,6 +73,10 @@ impl Schema {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode(&self, values: &[(&str, &str)]) -> Result<Key> {
+        self.encode_values(values).map_err(|e| self.redact_error(e))
+    }
+
+    fn encode_values(&self, values: &[(&str, &str)]) -> Result<Key> {
         let mut given: HashMap<&str, &str> = HashMap::new();
         for &(name, text) in values {
             // A flattened struct's prefix and bucket repeat the names; computed, they are
@@ -394,9 +398,11 @@ pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Re
         return Ok(Value::Null);
     }
     let bad = |form: &str| {
+        // A sensitive field's text is not echoed back.
+        let given = if field.sensitive { "the value given".to_owned() } else { format!("{text:?}") };
         Error::argument(
             "field value",
-            format!("`{}` is {} ({}): {text:?} is not {form}", field.name, field.rust_type, field.encoding),
+            format!("`{}` is {} ({}): {given} is not {form}", field.name, field.rust_type, field.encoding),
         )
     };
     let int = |text: &str| text.parse::<i128>().map_err(|_| bad("a decimal integer"));

@@ -13,7 +13,7 @@ use crate::salt::SaltHash;
 use crate::salt::bucket::{check_bucket, read_bucket};
 use crate::schema::decode::{self, Encoded};
 use crate::schema::store;
-use crate::schema::{Encoding, FieldSchema, Format, KeyField, SaltSchema, Schema, Transform, Value};
+use crate::schema::{Encoding, FieldSchema, Format, KeyField, Redacted, SaltSchema, Schema, Transform, Value};
 
 impl Schema {
     /// Decodes `key` field by field from this description alone, undoing transforms, and
@@ -73,13 +73,14 @@ impl Schema {
         // Inner structs' salts first where they end on the same field, as their reads return first.
         checks.sort_by_key(|check| (check.last, std::cmp::Reverse(check.bucket)));
         let mut reading = Reading { out: Vec::with_capacity(fields.len()), buckets: Vec::new(), checks };
-        match self.format {
-            Format::Ordered => read_ordered(&fields, key, &mut reading)?,
-            Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading)?,
-            Format::FdbTuple => store::read_key::<FdbTuple>(self, &fields, key, &mut reading)?,
-            Format::Memcomparable => store::read_key::<Memcomparable>(self, &fields, key, &mut reading)?,
-            Format::HBase => store::read_key::<HBase>(self, &fields, key, &mut reading)?,
-        }
+        let read = match self.format {
+            Format::Ordered => read_ordered(&fields, key, &mut reading),
+            Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading),
+            Format::FdbTuple => store::read_key::<FdbTuple>(self, &fields, key, &mut reading),
+            Format::Memcomparable => store::read_key::<Memcomparable>(self, &fields, key, &mut reading),
+            Format::HBase => store::read_key::<HBase>(self, &fields, key, &mut reading),
+        };
+        read.map_err(|e| self.redact_error(e))?;
         Ok(Inspection { type_name: self.type_name, fields: reading.out })
     }
 
@@ -250,26 +251,80 @@ impl Inspection {
     }
 }
 
-impl fmt::Display for Inspection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Inspection {
+    /// The fields as `Display` writes them, but with the values of sensitive fields shown:
+    /// for the one who asked to see them (the `rowkey` command's `--reveal`).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Login { #[rowkey(sensitive)] email: String, at: u32 }
+    ///
+    /// let key = Login { email: "alice@example.com".into(), at: 7 }.to_key()?;
+    /// let inspection = Login::SCHEMA.inspect(&key)?;
+    /// assert_eq!(inspection.to_string(), "email=<redacted, 17 bytes> at=7");
+    /// assert_eq!(inspection.revealed().to_string(), "email=alice@example.com at=7");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn revealed(&self) -> Revealed<'_> {
+        Revealed(self)
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, reveal: bool) -> fmt::Result {
         for (i, field) in self.fields.iter().enumerate() {
             if i > 0 {
                 f.write_str(" ")?;
             }
-            field.fmt(f)?;
+            field.write(f, reveal)?;
         }
         Ok(())
     }
 }
 
+/// A sensitive field's value is shown as its length: `email=<redacted, 17 bytes>`.
+impl fmt::Display for Inspection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, false)
+    }
+}
+
+/// An [`Inspection`] shown with the values of its sensitive fields ([`Inspection::revealed`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Revealed<'a>(&'a Inspection);
+
+impl fmt::Display for Revealed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write(f, true)
+    }
+}
+
 /// One field of an [`Inspection`]: where it starts in the key, what the schema says it is,
-/// and its value.
-#[derive(Clone, Debug, PartialEq)]
+/// and its value. `Debug` and `Display` show a sensitive field's value as its length.
+#[derive(Clone, PartialEq)]
 pub struct InspectedField {
     pub(super) name: &'static str,
     pub(super) value: Value,
     pub(super) offset: usize,
+    /// The field's bytes (unescaped, in the Bigtable formats): what a sensitive field shows in
+    /// place of its value.
+    pub(super) len: usize,
     pub(super) field: KeyField,
+}
+
+impl fmt::Debug for InspectedField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = f.debug_struct("InspectedField");
+        out.field("name", &self.name);
+        if self.is_sensitive() {
+            out.field("value", &format_args!("{}", self.redacted()));
+        } else {
+            out.field("value", &self.value);
+        }
+        out.field("offset", &self.offset).field("field", &self.field).finish()
+    }
 }
 
 impl InspectedField {
@@ -295,6 +350,32 @@ impl InspectedField {
     #[must_use]
     pub fn key_field(&self) -> KeyField {
         self.field
+    }
+
+    /// Whether the field is marked `sensitive`, so that its value is not shown.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Login { #[rowkey(sensitive)] email: String, at: u32 }
+    ///
+    /// let key = Login { email: "alice@example.com".into(), at: 7 }.to_key()?;
+    /// let inspection = Login::SCHEMA.inspect(&key)?;
+    /// let shown: Vec<bool> = inspection.fields().iter().map(|f| f.is_sensitive()).collect();
+    /// assert_eq!(shown, [true, false]);
+    /// assert_eq!(inspection.fields()[0].redacted().len, 17);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn is_sensitive(&self) -> bool {
+        matches!(self.field, KeyField::Value(schema) if schema.sensitive)
+    }
+
+    /// What is shown in place of the value when the field is sensitive: its length.
+    #[must_use]
+    pub fn redacted(&self) -> Redacted {
+        Redacted { len: self.len }
     }
 
     /// The value as text, in the form [`Schema::encode`] reads back to the same key: as
@@ -343,7 +424,17 @@ impl fmt::Display for ValueText<'_> {
 /// `(desc)`, `(reversed)`, `(bit-reversed)` or `(reversed domain)`.
 impl fmt::Display for InspectedField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}={}", self.name, ValueText(self))?;
+        self.write(f, false)
+    }
+}
+
+impl InspectedField {
+    fn write(&self, f: &mut fmt::Formatter<'_>, reveal: bool) -> fmt::Result {
+        if self.is_sensitive() && !reveal {
+            write!(f, "{}={}", self.name, self.redacted())?;
+        } else {
+            write!(f, "{}={}", self.name, ValueText(self))?;
+        }
         let KeyField::Value(schema) = self.field else { return Ok(()) };
         if schema.descending {
             f.write_str(" (desc)")?;
@@ -375,6 +466,8 @@ fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Resul
         let offset = r.position();
         let name = field.name();
         let located = |e: Error| e.in_field(index, Some(name), offset);
+        // Shown only for a sensitive field, which is always a value field.
+        let mut len = 0;
         let value = match field {
             KeyField::Prefix(prefix) => {
                 check_prefix(&r.named_field::<Vec<u8>>(name)?, prefix, index, offset)?;
@@ -387,12 +480,13 @@ fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Resul
                 bucket_value(&salt, value)
             }
             KeyField::Value(schema) => {
-                let bytes =
+                let bytes: Vec<u8> =
                     if schema.descending { r.named_field::<Desc<Vec<u8>>>(name)?.0 } else { r.named_field(name)? };
+                len = bytes.len();
                 decode::binary(schema, bytes).map_err(located)?
             }
         };
-        reading.push(InspectedField { name, value, offset, field }, false)?;
+        reading.push(InspectedField { name, value, offset, len, field }, false)?;
     }
     r.finish()
 }
@@ -417,7 +511,7 @@ fn read_delimited(delimiter: &'static str, fields: &[KeyField], key: &[u8], read
             }
             KeyField::Value(schema) => decode::text(schema, text).map_err(located)?,
         };
-        reading.push(InspectedField { name, value, offset, field }, true)?;
+        reading.push(InspectedField { name, value, offset, len: text.len(), field }, true)?;
         offset += text.len() + delimiter.len();
     }
     r.finish()

@@ -33,7 +33,7 @@
 //!   `signed`), `hex` (`digits`, absent for bytes of any length), `timestamp` (`nanos`,
 //!   `min_secs`, `max_secs`), `date` (`min_days`, `max_days`), `uuid`, `ulid`, `ipv4`,
 //!   `ipv6`, `ip`, `flattened` (`schema`, another such object) and `custom`;
-//! - its attributes, each present only when set: `optional`, `desc`, `monotonic`,
+//! - its attributes, each present only when set: `optional`, `desc`, `monotonic`, `sensitive`,
 //!   `reverse` (`max`, the Rust type's `MAX`), `bit_reverse` (`keep_sign`), `reverse_domain`.
 //!
 //! A file is read strictly: a key it does not know, a missing one or a value of the wrong kind
@@ -201,7 +201,12 @@ fn field_json(field: &FieldSchema) -> Json {
     if let Json::Object(params) = params {
         out.extend(params);
     }
-    for (flag, set) in [("optional", field.optional), ("desc", field.descending), ("monotonic", field.monotonic)] {
+    for (flag, set) in [
+        ("optional", field.optional),
+        ("desc", field.descending),
+        ("monotonic", field.monotonic),
+        ("sensitive", field.sensitive),
+    ] {
         if set {
             out.insert(flag.into(), true.into());
         }
@@ -449,6 +454,7 @@ fn field_from(json: &Json, path: &str, format: Format) -> Result<FieldSchema> {
     let optional = object.flag("optional")?;
     let descending = object.flag("desc")?;
     let monotonic = object.flag("monotonic")?;
+    let sensitive = object.flag("sensitive")?;
     let mut transforms = Vec::new();
     let (reverse_path, bits_path) = (at(path, "reverse"), at(path, "bit_reverse"));
     if let Some(reverse) = object.get("reverse") {
@@ -476,5 +482,5 @@ fn field_from(json: &Json, path: &str, format: Format) -> Result<FieldSchema> {
         return Err(bad(&at(path, "desc"), "a FoundationDB tuple has no descending fields; use reverse on a number"));
     }
     object.finish()?;
-    Ok(FieldSchema { name, rust_name, rust_type, encoding, transform, optional, descending, monotonic })
+    Ok(FieldSchema { name, rust_name, rust_type, encoding, transform, optional, descending, monotonic, sensitive })
 }

@@ -315,6 +315,10 @@ impl Schema {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn scan_query(&self, fixed: &[(&str, &str)], next: Option<(&str, ScanNext<'_>)>) -> Result<KeyRanges> {
+        self.query_ranges(fixed, next).map_err(|e| self.redact_error(e))
+    }
+
+    fn query_ranges(&self, fixed: &[(&str, &str)], next: Option<(&str, ScanNext<'_>)>) -> Result<KeyRanges> {
         // The fields a scan can fix: the key's own, up to the first flattened one.
         let steps: Vec<&FieldSchema> =
             self.fields.iter().take_while(|f| !matches!(f.encoding, Encoding::Flattened(_))).collect();

@@ -598,7 +598,8 @@ pub(super) fn read_key<F: StoreSchema>(
             }
             KeyField::Value(schema) => read_value::<F>(&mut r, schema)?,
         };
-        reading.push(InspectedField { name, value, offset, field }, false)?;
+        let len = r.at() - offset;
+        reading.push(InspectedField { name, value, offset, len, field }, false)?;
     }
     r.end()
 }

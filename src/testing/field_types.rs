@@ -239,3 +239,41 @@ pub(crate) fn edge_millis() -> impl Strategy<Value = u64> + Clone {
         0u64..1 << 48,
     ]
 }
+
+/// Keyed hashes of `N` bytes, weighted to the ones whose bytes the formats treat specially:
+/// all `00`, all `ff`, and hashes that start or end with them; and to pairs that share a long
+/// first part, which only a later byte tells apart.
+///
+/// ```
+/// use proptest::strategy::{Strategy, ValueTree};
+/// use proptest::test_runner::TestRunner;
+///
+/// let mut runner = TestRunner::deterministic();
+/// let hash: rowkey::field::Hashed<8> = rowkey::testing::hashes().new_tree(&mut runner).unwrap().current();
+/// assert_eq!(hash.as_bytes().len(), 8);
+/// ```
+#[cfg(feature = "hashed")]
+pub fn hashes<const N: usize>() -> impl Strategy<Value = crate::field::Hashed<N>> + Clone
+where
+    crate::field::Hashed<N>: crate::field::HashWidth,
+{
+    use crate::field::Hashed;
+    let special = prop_oneof![Just(0x00u8), Just(0x01), Just(0xfe), Just(0xff)];
+    let bytes = prop::collection::vec(prop_oneof![2 => special, 3 => any::<u8>()], N..=N);
+    let array = |bytes: Vec<u8>| {
+        let mut array = [0u8; N];
+        array.copy_from_slice(&bytes);
+        Hashed::from_bytes(array)
+    };
+    prop_oneof![
+        1 => Just(Hashed::from_bytes([0x00; N])),
+        1 => Just(Hashed::from_bytes([0xff; N])),
+        // One byte away from the first: long shared parts.
+        2 => (0..N, any::<u8>()).prop_map(move |(at, b)| {
+            let mut array = [0xa5u8; N];
+            array[at] = b;
+            Hashed::from_bytes(array)
+        }),
+        6 => bytes.prop_map(array),
+    ]
+}

@@ -4,6 +4,7 @@
 pub mod edges;
 pub mod hcl;
 pub mod keys;
+pub mod pii;
 pub mod schema_checks;
 pub mod stores;
 pub mod strategies;

@@ -1,0 +1,22 @@
+// Denied, so that a warning on any of these fields would fail the test: each is handled.
+#![deny(deprecated)]
+
+use rowkey::RowKey;
+use rowkey::field::Hashed;
+
+#[derive(RowKey)]
+#[rowkey(delimited = "#")]
+struct Login {
+    #[rowkey(sensitive)]
+    email: String,
+    #[rowkey(allow_personal_data)]
+    full_name: String,
+    phone: Hashed,
+    host_name: String,
+    name: String,
+    at: u32,
+}
+
+fn main() {
+    let _ = Login::SCHEMA;
+}
