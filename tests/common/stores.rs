@@ -92,3 +92,58 @@ pub struct HBaseSeq {
     pub seq: i64,
     pub name: String,
 }
+
+/// One field of each std type a store key holds, in memcomparable: the schema reads and
+/// writes each as its type does.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(memcomparable)]
+pub struct McEvery {
+    pub letter: char,
+    pub code: [u8; 3],
+    pub ratio: f32,
+    #[rowkey(desc)]
+    pub score: f64,
+    pub wide: i128,
+    pub small: Option<u16>,
+    #[rowkey(bit_reverse)]
+    pub seq: i64,
+    #[rowkey(reverse)]
+    pub version: u32,
+    pub v4: std::net::Ipv4Addr,
+    pub ip: std::net::IpAddr,
+    pub at: std::time::SystemTime,
+    pub flag: bool,
+}
+
+pub fn mc_every() -> impl Strategy<Value = McEvery> {
+    let at = (-(1i64 << 50)..(1i64 << 50)).prop_map(|micros| {
+        let offset = std::time::Duration::from_micros(micros.unsigned_abs());
+        if micros < 0 { std::time::UNIX_EPOCH - offset } else { std::time::UNIX_EPOCH + offset }
+    });
+    (
+        (any::<char>(), any::<[u8; 3]>(), any::<f32>(), any::<f64>(), any::<i128>()),
+        (
+            any::<Option<u16>>(),
+            any::<i64>(),
+            any::<u32>(),
+            any::<[u8; 4]>(),
+            any::<std::net::IpAddr>(),
+            at,
+            any::<bool>(),
+        ),
+    )
+        .prop_map(|((letter, code, ratio, score, wide), (small, seq, version, v4, ip, at, flag))| McEvery {
+            letter,
+            code,
+            ratio,
+            score,
+            wide,
+            small,
+            seq,
+            version,
+            v4: v4.into(),
+            ip,
+            at,
+            flag,
+        })
+}
