@@ -187,3 +187,20 @@ fn the_readme_schema_file_is_the_quickstart_keys() {
     let file = std::fs::read_to_string(path).unwrap();
     assert_eq!(file.trim_end(), Reading::SCHEMA.to_json(), "regenerate {path} from Reading::SCHEMA.to_json()");
 }
+
+// The store formats: a raw prefix, a bucket as the format's number or MD5 text, a descending
+// field, a flattened struct and HBase's `numeric` field, read from the file as by the type.
+#[test]
+fn fdb_tuple_reading() {
+    check(strategies::fdb_reading());
+}
+
+#[test]
+fn memcomparable_reading() {
+    check(strategies::mc_reading());
+}
+
+#[test]
+fn hbase_visit() {
+    check(strategies::hbase_visit());
+}

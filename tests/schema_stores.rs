@@ -6,8 +6,8 @@
 mod common;
 
 use common::schema_checks::{agrees_with_from_key, bounds, check, mutations, texts};
-use common::stores::{FdbReading, HBaseVisit, McReading};
-use common::strategies::{fdb_reading, hbase_visit, mc_reading};
+use common::stores::{FdbReading, HBaseVisit, McEvery, McReading};
+use common::strategies::{fdb_reading, hbase_visit, mc_every, mc_reading};
 
 use proptest::prelude::*;
 use rowkey::salt::{Salt, SaltHash};
@@ -95,6 +95,23 @@ proptest! {
     #[test]
     fn hbase_keys_inspect_and_encode_back(v in hbase_visit()) {
         round_trip(&v, hbase_values(&v))?;
+    }
+
+    #[test]
+    fn every_std_field_type_inspects_and_encodes_back(row in mc_every()) {
+        let key: Key = row.to_key().unwrap();
+        let inspection = McEvery::SCHEMA.inspect(&key).unwrap_or_else(|e| panic!("{e}: {key:?}"));
+        let texts: Vec<(&str, String)> = inspection.fields().iter().map(|f| (f.name(), f.value_text())).collect();
+        let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        prop_assert_eq!(McEvery::SCHEMA.encode(&pairs).map_err(|e| e.to_string()), Ok(key.clone()), "{}", inspection);
+        prop_assert_eq!(inspection.value("wide"), Some(&Value::Int(row.wide)));
+        prop_assert_eq!(inspection.value("version"), Some(&Value::Int(row.version.into())));
+        prop_assert_eq!(inspection.value("seq"), Some(&Value::Int(row.seq.into())));
+    }
+
+    #[test]
+    fn every_std_field_type_fails_where_from_key_fails(bytes in mc_every().prop_flat_map(|r| mutations(r.to_key().unwrap().into_vec()))) {
+        agrees_with_from_key::<McEvery>(&McEvery::SCHEMA, &bytes);
     }
 
     #[test]

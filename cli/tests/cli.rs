@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 use common::keys::*;
+use common::stores::{FdbReading, HBaseSeq, HBaseVisit, McOrder, McReading};
 use common::strategies;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
@@ -940,4 +941,67 @@ fn floats_keep_their_sign_and_nan_payload_from_inspect_to_encode() {
         let output = rowkey().args(["encode", "--to", "hex", "--schema"]).arg(&schema).args(pairs).output().unwrap();
         assert_eq!(String::from_utf8(output.stdout).unwrap(), KeyForm::Hex.format(&zero) + "\n", "{negative}");
     }
+}
+
+#[test]
+fn store_format_keys_inspect_and_encode_as_their_types_do() {
+    check(strategies::fdb_reading());
+    check(strategies::mc_reading());
+    check(strategies::hbase_visit());
+}
+
+#[test]
+fn store_format_scans_and_splits_are_the_builders_and_the_planners() {
+    let scan = |schema: &PathBuf, args: &[String]| {
+        let output =
+            rowkey().args(["scan", "--table", "readings", "--schema"]).arg(schema).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let fdb = schema_file::<FdbReading>();
+    for a in generate(strategies::fdb_reading()).iter().take(10) {
+        let device = format!("device={}", inspected(a, "device"));
+        let builder = FdbReading::scan().device(&a.device).at_range(a.at..);
+        let args = [device.clone(), format!("at={}..", a.at)];
+        assert_eq!(read_scan_lines(&scan(&fdb, &args)), expected_ranges(builder.ranges()));
+    }
+    let mc = schema_file::<McReading>();
+    for a in generate(strategies::mc_reading()).iter().take(10) {
+        let region = format!("region={}", inspected(a, "region"));
+        // Descending: the range's later value starts the keys.
+        let builder = McReading::scan().region(&a.region).score_range(..a.score);
+        let args = [region.clone(), format!("score=..{}", a.score)];
+        assert_eq!(read_scan_lines(&scan(&mc, &args)), expected_ranges(builder.ranges()));
+    }
+    let hbase = schema_file::<HBaseVisit>();
+    // Without the host, the bucket is unknown: one range in each of the 16 buckets.
+    assert_eq!(read_scan_lines(&scan(&hbase, &[])), expected_ranges(HBaseVisit::scan().ranges()));
+    for a in generate(strategies::hbase_visit()).iter().take(10) {
+        let host = format!("host={}", inspected(a, "host"));
+        let builder = HBaseVisit::scan().host(&a.host).ts(a.ts).amount_range(a.amount..);
+        let args = [host.clone(), format!("ts={}", a.ts), format!("amount={}..", a.amount)];
+        assert_eq!(read_scan_lines(&scan(&hbase, &args)), expected_ranges(builder.ranges()));
+    }
+
+    let splits = |schema: &PathBuf, per_bucket: &str| {
+        let output = rowkey()
+            .args(["splits", "--per-bucket", per_bucket, "--for", "bigtable", "--schema"])
+            .arg(schema)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        bigtable_points(&output.stdout)
+    };
+    assert_eq!(splits(&fdb, "0"), FdbReading::SCHEMA.split_planner().plan().unwrap().points());
+    assert_eq!(splits(&hbase, "0"), HBaseVisit::SCHEMA.split_planner().plan().unwrap().points());
+    let orders = schema_file::<McOrder>();
+    assert_eq!(splits(&orders, "3"), McOrder::SCHEMA.split_planner().per_bucket(3).plan().unwrap().points());
+    let seqs = schema_file::<HBaseSeq>();
+    assert_eq!(splits(&seqs, "2"), HBaseSeq::SCHEMA.split_planner().per_bucket(2).plan().unwrap().points());
+    // Along text, the planner cannot split inside buckets: one line points at a sample.
+    let assert =
+        rowkey().args(["splits", "--per-bucket", "2", "--for", "bigtable", "--schema"]).arg(&hbase).assert().code(2);
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("`host` is text") && err.contains("Splits::from_sample"), "{err}");
 }

@@ -412,8 +412,8 @@ pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Re
             Value::Int(i128::from_str_radix(text, 16).map_err(|_| bad("hex digits"))?)
         }
         Encoding::Hex { .. } => Value::Bytes(KeyForm::Hex.parse(text).map_err(|_| bad("hex digits"))?.into_vec()),
-        // The custom fields of a store format whose values the schema knows: 128-bit integers
-        // and HBase's `numeric` fields.
+        // The custom fields of a store format whose values the schema knows: `i128` and HBase's
+        // `numeric` fields.
         Encoding::Custom if !format.is_bigtable() && store::numeric(field).is_some() => match store::numeric(field) {
             Some(store::Number::Int) => Value::Int(int(text)?),
             _ => Value::Float(parse_float(text).ok_or_else(|| bad("a number, inf, -inf, NaN"))?),

@@ -19,8 +19,12 @@ impl Schema {
     /// Decodes `key` field by field from this description alone, undoing transforms, and
     /// checks it the way the key type's `from_key` does: framing, prefix, each field's
     /// encoding, and the salt bucket against the fields it is computed from, in the order
-    /// `from_key` checks them, so that both name the same first fault. A field of a type the
-    /// schema cannot see into ([`Encoding::Custom`]) is taken as its bytes, unchecked; a
+    /// `from_key` checks them, so that both name the same first fault. In the store formats
+    /// (FoundationDB tuples, memcomparable, HBase) each field is read as the Rust type the
+    /// derive gives it, through the format's own reader. A field of a type the schema cannot
+    /// see into ([`Encoding::Custom`]) is taken as its bytes, unchecked, in the Bigtable
+    /// formats; a store format does not delimit its fields, so there it is an error naming
+    /// the field (but for HBase's `numeric` fields and `i128`, which it reads); a
     /// borrowed field (`&str`, `&[u8]`) is read whole even where `from_key` cannot borrow it
     /// (it needed unescaping): the key is well formed, and the owned type reads it.
     ///

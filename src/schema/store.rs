@@ -235,8 +235,9 @@ pub(super) enum Number {
 }
 
 /// What number a custom field of a store format is: the derive describes an HBase `numeric`
-/// field as custom, of its plain number type, and a 128-bit integer as custom in every format;
-/// no other custom field has a primitive number's name.
+/// field as custom, of its plain number type, and an `i128` as custom in every format; no
+/// other custom field has a primitive number's name. (A `u128`'s values do not all fit a
+/// [`Value`], so it stays custom.)
 pub(super) fn numeric(field: &FieldSchema) -> Option<Number> {
     if field.encoding != Encoding::Custom {
         return None;
@@ -244,7 +245,7 @@ pub(super) fn numeric(field: &FieldSchema) -> Option<Number> {
     match inner_type(field.rust_type) {
         "f64" => Some(Number::F64),
         "f32" => Some(Number::F32),
-        "i128" | "u128" => Some(Number::Int),
+        "i128" => Some(Number::Int),
         ty => primitive_int(ty).map(|_| Number::Int),
     }
 }
@@ -467,8 +468,9 @@ pub(super) fn read_value<F: StoreSchema>(r: &mut F::Reader<'_>, field: &FieldSch
         Encoding::Ipv4 => read::<F, Ipv4Addr>(r, field)?.map(|ip| Value::Ip(ip.into())),
         Encoding::Ipv6 => read::<F, Ipv6Addr>(r, field)?.map(|ip| Value::Ip(ip.into())),
         Encoding::IpAddr => read::<F, IpAddr>(r, field)?.map(Value::Ip),
-        // 128-bit integers are custom to the Bigtable formats, but every store format holds them.
-        Encoding::Custom if matches!(ty, "i128" | "u128") => {
+        // An `i128` is custom to the Bigtable formats, but every store format holds it. (A
+        // `u128` is not read: `Value` holds no integer beyond `i128`.)
+        Encoding::Custom if ty == "i128" => {
             with_int!(ty, i128, |T| read::<F, T>(r, field)?.map(|v| int_value(field, v)).transpose()?)
         }
         Encoding::Custom => F::read_custom(r, field, ty)?,
@@ -553,7 +555,7 @@ fn write_value<F: StoreSchema, S: Sink>(field: &FieldSchema, value: &Value, out:
             other => Err(wrong_family(other)),
         }),
         Encoding::IpAddr => put::<F, IpAddr, S>(field, &stored, out, ip),
-        Encoding::Custom if matches!(inner_type(field.rust_type), "i128" | "u128") => {
+        Encoding::Custom if inner_type(field.rust_type) == "i128" => {
             with_int!(inner_type(field.rust_type), i128, |T| put::<F, T, S>(field, &stored, out, |v| int_of::<T>(
                 field, v
             )))

@@ -70,3 +70,25 @@ pub struct HBaseSeq {
     pub seq: i64,
     pub name: String,
 }
+
+/// One field of each std type a store key holds, in memcomparable: the schema reads and
+/// writes each as its type does.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(memcomparable)]
+pub struct McEvery {
+    pub letter: char,
+    pub code: [u8; 3],
+    pub ratio: f32,
+    #[rowkey(desc)]
+    pub score: f64,
+    pub wide: i128,
+    pub small: Option<u16>,
+    #[rowkey(bit_reverse)]
+    pub seq: i64,
+    #[rowkey(reverse)]
+    pub version: u32,
+    pub v4: std::net::Ipv4Addr,
+    pub ip: std::net::IpAddr,
+    pub at: std::time::SystemTime,
+    pub flag: bool,
+}

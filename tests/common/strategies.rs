@@ -123,3 +123,37 @@ pub fn hbase_visit() -> impl Strategy<Value = HBaseVisit> {
     ("[ab]{0,3}", prop_oneof![-3i64..3, edge_i64()], prop_oneof![-3i64..3, any::<i64>()], edge_bytes())
         .prop_map(|(host, ts, amount, row)| HBaseVisit { host, ts, amount, row })
 }
+
+/// [`McEvery`]: every std field type a store key holds, instants before and after the epoch.
+pub fn mc_every() -> impl Strategy<Value = McEvery> {
+    let at = (-(1i64 << 50)..(1i64 << 50)).prop_map(|micros| {
+        let offset = std::time::Duration::from_micros(micros.unsigned_abs());
+        if micros < 0 { std::time::UNIX_EPOCH - offset } else { std::time::UNIX_EPOCH + offset }
+    });
+    (
+        (any::<char>(), any::<[u8; 3]>(), any::<f32>(), any::<f64>(), any::<i128>()),
+        (
+            any::<Option<u16>>(),
+            any::<i64>(),
+            any::<u32>(),
+            any::<[u8; 4]>(),
+            any::<std::net::IpAddr>(),
+            at,
+            any::<bool>(),
+        ),
+    )
+        .prop_map(|((letter, code, ratio, score, wide), (small, seq, version, v4, ip, at, flag))| McEvery {
+            letter,
+            code,
+            ratio,
+            score,
+            wide,
+            small,
+            seq,
+            version,
+            v4: v4.into(),
+            ip,
+            at,
+            flag,
+        })
+}
