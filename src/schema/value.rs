@@ -19,6 +19,8 @@ use crate::key::write_readable;
 /// assert_eq!(Value::Int(-7).to_string(), "-7");
 /// assert_eq!(Value::Timestamp(1_588_291_200_000_000).to_string(), "2020-05-01T00:00:00Z");
 /// assert_eq!(Value::Null.to_string(), "null");
+/// // The text "null" is quoted, so that it reads back as text and not as `None`.
+/// assert_eq!(Value::Str("null".into()).to_string(), "\"null\"");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -171,7 +173,10 @@ pub(crate) fn parse_float(text: &str) -> Option<f64> {
 
 /// Text that can be printed without quotes and still read back from a `name=value` line.
 fn is_bare(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '"' | '=' | '\\'))
+    // `null` bare is an optional field's `None`.
+    !text.is_empty()
+        && text != "null"
+        && text.chars().all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '"' | '=' | '\\'))
 }
 
 /// Writes an instant as RFC 3339 in UTC with as many fraction digits as it needs (none for
