@@ -19,6 +19,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use common::edges::{edge_f32, edge_f64};
+use common::strategies::near_keys;
 use common::{data, hex, rows, to_hex};
 use proptest::prelude::*;
 use rowkey::field::{FieldType, ReadField, WriteField};
@@ -376,24 +377,6 @@ where
         prop_assert_eq!(to_hex(&again), to_hex(bytes), "{:?}", value);
     }
     Ok(())
-}
-
-/// Arbitrary bytes, and keys with one byte changed, cut short or lengthened.
-fn near_keys(key: impl Strategy<Value = Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        prop::collection::vec(any::<u8>(), 0..48),
-        (key, any::<usize>(), any::<u8>(), 0u8..3).prop_map(|(mut k, at, byte, how)| {
-            match how {
-                0 if !k.is_empty() => {
-                    let i = at % k.len();
-                    k[i] = byte;
-                }
-                1 => k.truncate(at % (k.len() + 1)),
-                _ => k.push(byte),
-            }
-            k
-        }),
-    ]
 }
 
 proptest! {

@@ -157,3 +157,21 @@ pub fn mc_every() -> impl Strategy<Value = McEvery> {
             flag,
         })
 }
+
+/// Arbitrary bytes, and keys with one byte changed, cut short or lengthened.
+pub fn near_keys(key: impl Strategy<Value = Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..48),
+        (key, any::<usize>(), any::<u8>(), 0u8..3).prop_map(|(mut k, at, byte, how)| {
+            match how {
+                0 if !k.is_empty() => {
+                    let i = at % k.len();
+                    k[i] = byte;
+                }
+                1 => k.truncate(at % (k.len() + 1)),
+                _ => k.push(byte),
+            }
+            k
+        }),
+    ]
+}
