@@ -132,6 +132,17 @@ fn heatmap_labels_redact_the_field() {
     assert!(svg.contains("email=&lt;redacted"), "the labels name the field: {svg}");
     let text = Heatmap::new(&report).schema(&LoginText::SCHEMA).to_svg();
     clean("the heatmap of keys of another schema", &text);
+    // One user writing in time order: one tablet takes the writes, and the verdict names it.
+    let mut hot = Simulator::dynamic(1_000).unwrap();
+    for second in 0..12_000u32 {
+        hot.record_at(LoginByEmail { email: MARKER.into(), at: second }.to_key().unwrap(), u64::from(second));
+    }
+    let verdict = hot.report(Windows::Count(24)).verdict(0.5);
+    assert!(matches!(verdict, rowkey::hotspot::Verdict::Hot { .. }), "{verdict}");
+    assert!(verdict.to_string().contains(MARKER), "the plain verdict prints the bytes: {verdict}");
+    let labelled = verdict.labelled(&LoginByEmail::SCHEMA).to_string();
+    clean("the verdict", &labelled);
+    assert!(labelled.contains("email=<redacted"), "{labelled}");
 }
 
 #[test]

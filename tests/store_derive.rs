@@ -181,18 +181,24 @@ fn derived_layouts_are_pinned() {
     #[rowkey(fdb_tuple, prefix = "\u{15}\u{02}", salt(buckets = 16, from = [id], hash = "modulo"))]
     struct FdbUser {
         id: i64,
+        // A person's name in clear, as the layouts in FORMAT.md show it.
+        #[rowkey(allow_personal_data)]
         name: String,
     }
     #[derive(RowKey)]
     #[rowkey(memcomparable, prefix = "t7_", salt(buckets = 16, from = [id], hash = "modulo"))]
     struct McUser {
         id: i64,
+        // A person's name in clear, as the layouts in FORMAT.md show it.
+        #[rowkey(allow_personal_data)]
         name: String,
     }
     #[derive(RowKey)]
     #[rowkey(hbase, salt(buckets = 16, from = [id], hash = "modulo"))]
     struct HBaseUser {
         id: i64,
+        // A person's name in clear, as the layouts in FORMAT.md show it.
+        #[rowkey(allow_personal_data)]
         name: String,
     }
     let hex = |key: rowkey::Key| common::to_hex(&key);

@@ -122,7 +122,10 @@ use proc_macro::TokenStream;
 ///   `social_security_number`, `first_name`, `last_name`, `full_name`, `given_name`,
 ///   `family_name`, `surname`, `address`, `street_address`, `home_address`, `postal_address`,
 ///   `birth_date`, `date_of_birth`, `birthday`, `dob`, `passport` or `passport_number`, or whose
-///   last word is `email`, `phone`, `ssn`, `dob`, `birthday` or `surname` (`owner_email`), is
+///   last word is `email`, `phone`, `ssn`, `dob`, `birthday` or `surname` (`owner_email`), or
+///   a bare `name` in a key whose type's last word is `User`, `Person`, `People`, `Customer`,
+///   `Member`, `Employee`, `Patient`, `Contact`, `Client`, `Subscriber`, `Student`, `Account`,
+///   `Profile`, `Guest` or `Visitor` (`VipCustomer`; not `CustomerVisit`), is
 ///   written into the key in clear, where logs and monitoring show it. Unless it is marked
 ///   `sensitive` or `allow_personal_data`, rustc warns at the field (as a use of a deprecated
 ///   item, the one way a derive can warn on stable Rust; `#[deny(deprecated)]` makes it an

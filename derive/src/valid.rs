@@ -537,7 +537,8 @@ fn check_hotspot(cx: &Ctxt, input: &Input<'_>) {
 /// Field names that say a text field holds personal data, compared with the whole name. Short
 /// on purpose: a warning on every field that might hold a person's data would be turned off
 /// and then help no one. A bare `name` is not among them: keys name jobs, tenants, metrics and
-/// files far more often than people (`first_name`, `full_name` and the like are).
+/// files far more often than people (`first_name`, `full_name` and the like are). It counts
+/// only in a key whose type names a person ([`PERSON_TYPES`]).
 const PERSONAL_DATA_NAMES: &[&str] = &[
     "email",
     "email_address",
@@ -564,6 +565,27 @@ const PERSONAL_DATA_NAMES: &[&str] = &[
     "passport_number",
 ];
 
+/// Last words of a key type's name that say its rows are people, so that a bare `name` field
+/// of it is a person's name (`Customer`, `ActiveUser`, `PatientVisit` is not: its last word
+/// is `Visit`).
+const PERSON_TYPES: &[&str] = &[
+    "user",
+    "person",
+    "people",
+    "customer",
+    "member",
+    "employee",
+    "patient",
+    "contact",
+    "client",
+    "subscriber",
+    "student",
+    "account",
+    "profile",
+    "guest",
+    "visitor",
+];
+
 /// Last words that mark a name as personal data on their own (`owner_email`, `home_phone`);
 /// `name` and `address` are not among them, as `host_name` and `ip_address` are not personal.
 const PERSONAL_DATA_LAST_WORDS: &[&str] = &["email", "phone", "ssn", "dob", "birthday", "surname"];
@@ -576,7 +598,8 @@ const PERSONAL_DATA_LAST_WORDS: &[&str] = &["email", "phone", "ssn", "dob", "bir
 /// `#[deprecated]` item at the field's own tokens: rustc then warns there, with the item's
 /// note, and `#[allow(deprecated)]` or `allow_personal_data` silences it.
 pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
-    let warnings = input.key_fields().filter(|field| looks_personal(field)).map(|field| {
+    let of_people = names_people(&input.ident.to_string());
+    let warnings = input.key_fields().filter(|field| looks_personal(field, of_people)).map(|field| {
         let name = field.name();
         let note = format!(
             "`{name}` is text named like personal data, and the key holds it in clear, where logs, monitoring and \
@@ -598,7 +621,13 @@ pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
     warnings.collect()
 }
 
-fn looks_personal(field: &Field<'_>) -> bool {
+/// Whether a type's name ends in a word of [`PERSON_TYPES`] (`VipCustomer`, `user`).
+fn names_people(type_name: &str) -> bool {
+    let start = type_name.char_indices().rev().find(|(_, c)| c.is_uppercase()).map_or(0, |(i, _)| i);
+    PERSON_TYPES.contains(&type_name[start..].to_lowercase().as_str())
+}
+
+fn looks_personal(field: &Field<'_>, of_people: bool) -> bool {
     let attrs = &field.attrs;
     if !matches!(field.class(), Class::Str(_))
         || field.is_flatten()
@@ -609,5 +638,7 @@ fn looks_personal(field: &Field<'_>) -> bool {
     }
     let name = field.rust_name().to_lowercase();
     let last = name.rsplit('_').next().unwrap_or_default();
-    PERSONAL_DATA_NAMES.contains(&name.as_str()) || PERSONAL_DATA_LAST_WORDS.contains(&last)
+    PERSONAL_DATA_NAMES.contains(&name.as_str())
+        || PERSONAL_DATA_LAST_WORDS.contains(&last)
+        || (of_people && name == "name")
 }

@@ -7,7 +7,9 @@ use crate::key::Key;
 use crate::range::KeyRange;
 
 use super::Heatmap;
+use super::svg::key_label;
 use super::tablets::{self, Simulator};
+use crate::schema::Schema;
 
 /// How a [`Report`] cuts the recorded time span, from the first write's time to the last's,
 /// into windows.
@@ -277,6 +279,65 @@ pub enum Verdict {
         /// The hottest tablets' share of the late writes (0 without writes).
         share: f64,
     },
+}
+
+impl Verdict {
+    /// The verdict with the tablet's bounds shown by the fields of `schema`, as the
+    /// [`Heatmap`] labels them, so that a `sensitive` field's value is never printed (the
+    /// plain `Display` prints the bounds' bytes).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::hotspot::{Simulator, Windows};
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Login {
+    ///     #[rowkey(sensitive)]
+    ///     email: String,
+    ///     at: u32,
+    /// }
+    ///
+    /// // One user's logins, in time order: the newest tablet takes them all.
+    /// let mut sim = Simulator::dynamic(1_000)?;
+    /// for at in 0..12_000u32 {
+    ///     sim.record(Login { email: "ann@example.com".into(), at }.to_key()?);
+    /// }
+    /// let verdict = sim.report(Windows::Count(24)).verdict(0.5);
+    /// let text = verdict.labelled(&Login::SCHEMA).to_string();
+    /// assert!(text.starts_with("hot: one tablet takes"), "{text}");
+    /// assert!(!text.contains("ann"), "{text}");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn labelled<'a>(&'a self, schema: &'a Schema) -> impl std::fmt::Display + 'a {
+        Labelled { verdict: self, schema }
+    }
+}
+
+struct Labelled<'a> {
+    verdict: &'a Verdict,
+    schema: &'a Schema,
+}
+
+impl std::fmt::Display for Labelled<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Verdict::Hot { tablet, share } = self.verdict else {
+            return self.verdict.fmt(f);
+        };
+        let label = |key: &Key| key_label(Some(self.schema), key);
+        let start = match tablet.start() {
+            Bound::Included(key) => format!("[{}", label(key)),
+            Bound::Excluded(key) => format!("({}", label(key)),
+            Bound::Unbounded => "(-∞".to_owned(),
+        };
+        let end = match tablet.end() {
+            Bound::Included(key) => format!("{}]", label(key)),
+            Bound::Excluded(key) => format!("{})", label(key)),
+            Bound::Unbounded => "+∞)".to_owned(),
+        };
+        write!(f, "hot: one tablet takes {:.1}% of late writes, such as {start}, {end}", share * 100.0)
+    }
 }
 
 impl std::fmt::Display for Verdict {

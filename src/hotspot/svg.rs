@@ -151,45 +151,46 @@ impl<'a> Heatmap<'a> {
         self
     }
 
-    /// A key as the axis shows it: its fields when it is a key of the schema.
-    fn key_label(&self, key: &Key) -> String {
-        match self.schema.map(|schema| schema.inspect(key)) {
-            Some(Ok(inspection)) => {
-                // Whole fields that fit, leading ones first: they place the key; a field cut
-                // in the middle would read as another value.
-                let mut label = String::new();
-                for field in inspection.fields() {
-                    let part = if field.is_sensitive() {
-                        format!("{}={}", field.name(), field.redacted())
-                    } else {
-                        format!("{}={}", field.name(), field.value_text())
-                    };
-                    if !label.is_empty() && label.chars().count() + 1 + part.chars().count() > LABEL_CHARS - 2 {
-                        label.push_str(" …");
-                        break;
-                    }
-                    if !label.is_empty() {
-                        label.push(' ');
-                    }
-                    label.push_str(&part);
-                }
-                label
-            }
-            // A key that is not one of the schema's could still hold a sensitive field's bytes.
-            _ => match self.schema.and_then(|schema| point_label(schema, key)) {
-                Some(label) => label,
-                None if self.schema.is_some_and(Schema::has_sensitive_fields) => {
-                    format!("<key redacted, {} bytes>", key.len())
-                }
-                None => key.to_string(),
-            },
-        }
-    }
-
     /// The SVG document.
     #[must_use]
     pub fn to_svg(&self) -> String {
         self.to_string()
+    }
+}
+
+/// A key as a label shows it: its fields when it is a key of the schema, a sensitive field
+/// redacted; a key of no schema as its escaped bytes.
+pub(super) fn key_label(schema: Option<&Schema>, key: &Key) -> String {
+    match schema.map(|schema| schema.inspect(key)) {
+        Some(Ok(inspection)) => {
+            // Whole fields that fit, leading ones first: they place the key; a field cut
+            // in the middle would read as another value.
+            let mut label = String::new();
+            for field in inspection.fields() {
+                let part = if field.is_sensitive() {
+                    format!("{}={}", field.name(), field.redacted())
+                } else {
+                    format!("{}={}", field.name(), field.value_text())
+                };
+                if !label.is_empty() && label.chars().count() + 1 + part.chars().count() > LABEL_CHARS - 2 {
+                    label.push_str(" …");
+                    break;
+                }
+                if !label.is_empty() {
+                    label.push(' ');
+                }
+                label.push_str(&part);
+            }
+            label
+        }
+        // A key that is not one of the schema's could still hold a sensitive field's bytes.
+        _ => match schema.and_then(|schema| point_label(schema, key)) {
+            Some(label) => label,
+            None if schema.is_some_and(Schema::has_sensitive_fields) => {
+                format!("<key redacted, {} bytes>", key.len())
+            }
+            None => key.to_string(),
+        },
     }
 }
 
@@ -260,7 +261,7 @@ impl fmt::Display for Heatmap<'_> {
                 continue;
             }
             last_y = Some(y);
-            let label = self.key_label(key);
+            let label = key_label(self.schema, key);
             let cut = label.chars().count() > LABEL_CHARS;
             let label: String = label.chars().take(LABEL_CHARS).chain(cut.then_some('…')).collect();
             writeln!(f, r##"<line x1="{}" y1="{y}" x2="{LEFT}" y2="{y}" stroke="#333333"/>"##, LEFT - 5)?;

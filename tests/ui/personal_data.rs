@@ -11,4 +11,12 @@ struct Login {
     at: u32,
 }
 
+// A bare `name` is a person's name only in a key of people.
+#[derive(RowKey)]
+#[rowkey(delimited = "#")]
+struct VipCustomer {
+    region: String,
+    name: String,
+}
+
 fn main() {}

@@ -17,6 +17,15 @@ struct Login {
     at: u32,
 }
 
+#[derive(RowKey)]
+#[rowkey(delimited = "#")]
+struct Customer {
+    region: String,
+    #[rowkey(allow_personal_data)]
+    name: String,
+}
+
 fn main() {
     let _ = Login::SCHEMA;
+    let _ = Customer::SCHEMA;
 }
