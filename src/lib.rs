@@ -96,6 +96,7 @@ mod key_buf;
 pub mod key_text;
 mod merge;
 pub mod range;
+pub mod rekey;
 mod row_key;
 pub mod salt;
 pub mod scan;

@@ -404,17 +404,18 @@ impl InspectedField {
     /// ```
     #[must_use]
     pub fn value_text(&self) -> String {
-        ValueText(self).to_string()
+        ValueText(self.field, &self.value).to_string()
     }
 }
 
-/// A field's value as `InspectedField`'s `Display` writes it, hex fields in hex.
-struct ValueText<'a>(&'a InspectedField);
+/// A value as `InspectedField`'s `Display` writes it for a field, hex fields in hex: the text
+/// [`Schema::encode`] reads back for that field.
+pub(crate) struct ValueText<'a>(pub(crate) KeyField, pub(crate) &'a Value);
 
 impl fmt::Display for ValueText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let KeyField::Value(schema) = self.0.field else { return self.0.value.fmt(f) };
-        match (&self.0.value, schema.encoding) {
+        let KeyField::Value(schema) = self.0 else { return self.1.fmt(f) };
+        match (self.1, schema.encoding) {
             (Value::Int(n), Encoding::Hex { digits }) => {
                 write!(f, "{n:0width$x}", width = digits.map_or(0, usize::from))
             }
@@ -437,7 +438,7 @@ impl InspectedField {
         if self.is_sensitive() && !reveal {
             write!(f, "{}={}", self.name, self.redacted())?;
         } else {
-            write!(f, "{}={}", self.name, ValueText(self))?;
+            write!(f, "{}={}", self.name, ValueText(self.field, &self.value))?;
         }
         let KeyField::Value(schema) = self.field else { return Ok(()) };
         if schema.descending {

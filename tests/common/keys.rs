@@ -293,3 +293,24 @@ pub struct EventById {
     pub id: [u8; 4],
     pub seq: i64,
 }
+
+/// The design a [`Reading`] table often starts from: the time first, unsalted, so that every
+/// write goes to the tablet at the end of the key space. The key-migration tests move it to
+/// [`Reading`].
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", allow_hotspot)]
+pub struct ReadingByTime {
+    pub ts_millis: i64,
+    pub device_type: String,
+    pub device_id: String,
+}
+
+/// [`Reading`] as a FoundationDB tuple: what an export of the table to FoundationDB keys.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(fdb_tuple, prefix = "\u{15}\u{07}")]
+pub struct TupleReading {
+    pub device_type: String,
+    pub device_id: String,
+    #[rowkey(reverse)]
+    pub ts_millis: i64,
+}

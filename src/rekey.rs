@@ -1,0 +1,537 @@
+//! Re-keying: the key a row gets under a new key design, from its key under the old one.
+//!
+//! A [`Rekey`] is built from the two designs' [`Schema`]s (two derived key types, or two
+//! schema files, so that a tool that never sees the Rust types can do it) and a mapping of
+//! fields:
+//!
+//! - a field of the new design takes the old field of the same name, or the one a
+//!   [`rename`](RekeyBuilder::rename) names;
+//! - a field the old design lacks takes a [`default`](RekeyBuilder::default) value, or is
+//!   [`computed`](RekeyBuilder::compute) from the old key's values;
+//! - an old field that no new field takes is refused, since two old keys that differ only in
+//!   it would become one row, unless [`merge_rows`](RekeyBuilder::merge_rows) says that such
+//!   rows may merge.
+//!
+//! Values move, not bytes: each old key is decoded to its values (any transform undone, so a
+//! `reverse`d time is the instant itself) and the new key is encoded from them, with its own
+//! prefix, salt bucket, transforms and format. So any format goes to any format: a delimited
+//! key to an ordered one, or a Bigtable ordered key to a FoundationDB tuple.
+//!
+//! ```
+//! use rowkey::RowKey;
+//! use rowkey::rekey::Rekey;
+//!
+//! // The old design: timestamp first, so every write went to one tablet.
+//! #[derive(RowKey)]
+//! #[rowkey(delimited = "#", allow_hotspot)]
+//! struct ByTime {
+//!     ts_millis: i64,
+//!     device_type: String,
+//!     device_id: String,
+//! }
+//!
+//! // The new one: salted by device, newest reading first.
+//! #[derive(RowKey)]
+//! #[rowkey(salt(buckets = 16, from = [device]))]
+//! struct Reading {
+//!     device: String,
+//!     kind: String,
+//!     #[rowkey(reverse)]
+//!     ts_millis: i64,
+//! }
+//!
+//! let rekey = Rekey::between::<ByTime, Reading>()
+//!     .rename("device_id", "device")
+//!     .rename("device_type", "kind")
+//!     .build()?;
+//! let old = ByTime { ts_millis: 1_588_291_200_000, device_type: "phone".into(), device_id: "4c410523".into() };
+//! let new = Reading { device: "4c410523".into(), kind: "phone".into(), ts_millis: 1_588_291_200_000 };
+//! assert_eq!(rekey.rekey(&old.to_key()?)?, new.to_key()?);
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::key::Key;
+use crate::schema::{Encoding, FieldSchema, Inspection, KeyField, KeySchema, Schema, Value, ValueText};
+
+/// A function of an old key's values that gives a new field's value.
+type Compute = Arc<dyn Fn(&Inspection) -> Result<Value> + Send + Sync>;
+
+/// Where a field of the new design gets its value.
+#[derive(Clone)]
+pub enum Source {
+    /// The old field of this name.
+    Field(&'static str),
+    /// A fixed value, as text in the forms [`Schema::encode`] reads.
+    Default(String),
+    /// A function of the old key's values.
+    Computed(Compute),
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Field(name) => f.debug_tuple("Field").field(name).finish(),
+            Source::Default(text) => f.debug_tuple("Default").field(text).finish(),
+            Source::Computed(_) => f.write_str("Computed(..)"),
+        }
+    }
+}
+
+/// `old_name`, `= value` or `= f(old key)`, as a plan prints it.
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Field(name) => f.write_str(name),
+            Source::Default(text) => write!(f, "= {text}"),
+            Source::Computed(_) => f.write_str("= f(old key)"),
+        }
+    }
+}
+
+/// A re-keying from one key design to another; see the [module docs](self).
+#[derive(Clone)]
+pub struct Rekey {
+    from: &'static Schema,
+    to: &'static Schema,
+    /// One per value field of the new design, in key order.
+    targets: Vec<(&'static FieldSchema, Source)>,
+    /// Old fields no new field takes (only with `merge_rows`).
+    dropped: Vec<&'static str>,
+}
+
+impl fmt::Debug for Rekey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rekey")
+            .field("from", &self.from.type_name)
+            .field("to", &self.to.type_name)
+            .field("targets", &self.targets.iter().map(|(field, source)| (field.name, source)).collect::<Vec<_>>())
+            .field("dropped", &self.dropped)
+            .finish()
+    }
+}
+
+/// The mapping to be built: see [`Rekey::builder`].
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct RekeyBuilder {
+    from: &'static Schema,
+    to: &'static Schema,
+    renames: Vec<(String, String)>,
+    sources: Vec<(String, Source)>,
+    merge: bool,
+}
+
+impl Rekey {
+    /// A re-keying between two designs given by their schemas (a derived type's `SCHEMA`, or
+    /// [`Schema::from_json`](crate::schema::Schema::from_json) of a schema file).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::rekey::Rekey;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Old { user: String, day: u32 }
+    ///
+    /// #[derive(RowKey)]
+    /// struct New { user: String, day: u32 }
+    ///
+    /// let rekey = Rekey::builder(&Old::SCHEMA, &New::SCHEMA).build()?;
+    /// let old = Old { user: "ann".into(), day: 7 }.to_key()?;
+    /// assert_eq!(old.as_bytes(), b"ann#0000000007");
+    /// assert_eq!(rekey.rekey(&old)?, New { user: "ann".into(), day: 7 }.to_key()?);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn builder(from: &'static Schema, to: &'static Schema) -> RekeyBuilder {
+        RekeyBuilder { from, to, renames: Vec::new(), sources: Vec::new(), merge: false }
+    }
+
+    /// A re-keying between two derived key types: [`builder`](Self::builder) of their
+    /// schemas.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::rekey::Rekey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Old { user: String }
+    /// #[derive(RowKey)]
+    /// #[rowkey(fdb_tuple)]
+    /// struct New { user: String }
+    ///
+    /// let rekey = Rekey::between::<Old, New>().build()?;
+    /// assert_eq!(rekey.rekey(&Old { user: "ann".into() }.to_key()?)?.as_bytes(), b"\x02ann\x00");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn between<A: KeySchema, B: KeySchema>() -> RekeyBuilder {
+        Rekey::builder(&<A as KeySchema>::SCHEMA, &<B as KeySchema>::SCHEMA)
+    }
+
+    /// The old design.
+    #[must_use]
+    pub fn from_schema(&self) -> &'static Schema {
+        self.from
+    }
+
+    /// The new design.
+    #[must_use]
+    pub fn to_schema(&self) -> &'static Schema {
+        self.to
+    }
+
+    /// Each field of the new design with where its value comes from, in key order.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::rekey::{Rekey, Source};
+    ///
+    /// #[derive(RowKey)]
+    /// struct Old { user: String }
+    /// #[derive(RowKey)]
+    /// struct New { region: String, account: String }
+    ///
+    /// let rekey = Rekey::between::<Old, New>().rename("user", "account").default("region", "eu").build()?;
+    /// let plan: Vec<String> = rekey.mapping().map(|(field, source)| format!("{} <- {source}", field.name)).collect();
+    /// assert_eq!(plan, ["region <- = eu", "account <- user"]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn mapping(&self) -> impl Iterator<Item = (&'static FieldSchema, &Source)> {
+        self.targets.iter().map(|(field, source)| (*field, source))
+    }
+
+    /// The old fields no new field takes: rows that differ only in them merge.
+    #[must_use]
+    pub fn dropped(&self) -> &[&'static str] {
+        &self.dropped
+    }
+
+    /// The new key of the row whose old key is `old`.
+    ///
+    /// # Errors
+    ///
+    /// What [`Schema::inspect`] returns for a key that is not one of the old design's; what
+    /// [`Schema::encode`] returns when a value does not fit the new field (a number beyond
+    /// its type, `null` in a field that is not optional, a byte below the delimiter), and a
+    /// computed field's own error; each names the field. A sensitive field's bytes are never
+    /// quoted.
+    pub fn rekey(&self, old: &[u8]) -> Result<Key> {
+        let inspection = self.from.inspect(old)?;
+        self.rekey_inspected(&inspection)
+    }
+
+    /// [`rekey`](Self::rekey) of a key already inspected under the old design.
+    ///
+    /// # Errors
+    ///
+    /// As for [`rekey`](Self::rekey).
+    pub fn rekey_inspected(&self, old: &Inspection) -> Result<Key> {
+        let mut texts = Vec::with_capacity(self.targets.len());
+        for (field, source) in &self.targets {
+            let text = match source {
+                Source::Field(name) => {
+                    let value = old.value(name).expect("the builder checked that the old design has the field");
+                    ValueText(KeyField::Value(field), value).to_string()
+                }
+                Source::Default(text) => text.clone(),
+                Source::Computed(compute) => {
+                    let value = compute(old).map_err(|e| self.to.redact_error(e))?;
+                    ValueText(KeyField::Value(field), &value).to_string()
+                }
+            };
+            texts.push(text);
+        }
+        let pairs: Vec<(&str, &str)> =
+            self.targets.iter().zip(&texts).map(|((field, _), text)| (field.name, text.as_str())).collect();
+        self.to.encode(&pairs)
+    }
+
+    /// The re-keying back, from the new design to the old, when the new key holds every old
+    /// field (so that each new key comes from one old key); `None` when some old field was
+    /// dropped. Verifying a copy and reading across both designs use it to find a new row's
+    /// old key.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::rekey::Rekey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Old { user: String }
+    /// #[derive(RowKey)]
+    /// struct New { region: String, account: String }
+    ///
+    /// let rekey = Rekey::between::<Old, New>().rename("user", "account").default("region", "eu").build()?;
+    /// let back = rekey.inverse().expect("every old field is in the new key");
+    /// let new = New { region: "eu".into(), account: "ann".into() }.to_key()?;
+    /// assert_eq!(back.rekey(&new)?, Old { user: "ann".into() }.to_key()?);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn inverse(&self) -> Option<Rekey> {
+        if !self.dropped.is_empty() {
+            return None;
+        }
+        let targets = value_fields(self.from)
+            .into_iter()
+            .map(|old| {
+                let (new, _) = self
+                    .targets
+                    .iter()
+                    .find(|(_, source)| matches!(source, Source::Field(name) if *name == old.name))?;
+                Some((old, Source::Field(new.name)))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        // The new design's other fields are defaults or functions of the old values: dropping
+        // them merges no rows.
+        Some(Rekey { from: self.to, to: self.from, targets, dropped: Vec::new() })
+    }
+}
+
+impl RekeyBuilder {
+    /// The old field `old` is the new field `new`.
+    pub fn rename(mut self, old: &str, new: &str) -> Self {
+        self.renames.push((old.to_owned(), new.to_owned()));
+        self
+    }
+
+    /// The new field `field` holds `value` in every row: text in the forms
+    /// [`Schema::encode`] reads (`eu`, `42`, `2020-05-01T00:00:00Z`, `null`).
+    pub fn default(mut self, field: &str, value: &str) -> Self {
+        self.sources.push((field.to_owned(), Source::Default(value.to_owned())));
+        self
+    }
+
+    /// The new field `field` is computed from the old key's values.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::rekey::Rekey;
+    /// use rowkey::schema::Value;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Old { user: String, ts_millis: i64 }
+    /// #[derive(RowKey)]
+    /// struct New { day: i64, user: String, ts_millis: i64 }
+    ///
+    /// let rekey = Rekey::between::<Old, New>()
+    ///     .compute("day", |old| {
+    ///         let millis = old.value("ts_millis").and_then(Value::as_int).unwrap_or_default();
+    ///         Ok(Value::Int(millis.div_euclid(86_400_000)))
+    ///     })
+    ///     .build()?;
+    /// let old = Old { user: "ann".into(), ts_millis: 86_400_000 * 3 + 5 }.to_key()?;
+    /// assert_eq!(rekey.rekey(&old)?, New { day: 3, user: "ann".into(), ts_millis: 86_400_000 * 3 + 5 }.to_key()?);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn compute(
+        mut self,
+        field: &str,
+        compute: impl Fn(&Inspection) -> Result<Value> + Send + Sync + 'static,
+    ) -> Self {
+        self.sources.push((field.to_owned(), Source::Computed(Arc::new(compute))));
+        self
+    }
+
+    /// Lets old fields that no new field takes go, merging the rows that differ only in them.
+    ///
+    /// The merged row holds the cells of every old row that maps to it. Where two of them hold
+    /// a cell in the same family and column with the same timestamp, one value survives: the
+    /// one written last, which a copy that runs shards at the same time does not fix. Keep
+    /// the field if that matters.
+    pub fn merge_rows(mut self) -> Self {
+        self.merge = true;
+        self
+    }
+
+    /// The re-keying.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] listing every fault at once, each with its fix: a rename
+    /// or value for a field the design does not have, a new field with no source, an old
+    /// field no new field takes (without [`merge_rows`](Self::merge_rows)), two fields whose
+    /// values are of different kinds (text into an integer), a field given two sources.
+    pub fn build(self) -> Result<Rekey> {
+        let old_fields = value_fields(self.from);
+        let new_fields = value_fields(self.to);
+        let (from_name, to_name) = (self.from.type_name, self.to.type_name);
+        let mut faults = Vec::new();
+        for (old, new) in &self.renames {
+            if !old_fields.iter().any(|f| f.name == old) {
+                faults.push(format!("the rename of `{old}` names no field of the old key `{from_name}`"));
+            }
+            if !new_fields.iter().any(|f| f.name == new) {
+                faults.push(format!("the rename to `{new}` names no field of the new key `{to_name}`"));
+            }
+        }
+        for (name, _) in &self.sources {
+            if !new_fields.iter().any(|f| f.name == name) {
+                faults.push(format!("a value is given for `{name}`, which is no field of the new key `{to_name}`"));
+            }
+            if self.sources.iter().filter(|(other, _)| other == name).count() > 1 {
+                faults.push(format!("`{name}` is given two values; give one"));
+            }
+        }
+        let mut targets = Vec::new();
+        let mut taken = Vec::new();
+        for &new in &new_fields {
+            let renamed: Vec<&str> =
+                self.renames.iter().filter(|(_, to)| to == new.name).map(|(from, _)| from.as_str()).collect();
+            let given = self.sources.iter().find(|(name, _)| name == new.name).map(|(_, source)| source.clone());
+            let old_name = match renamed.as_slice() {
+                [one] => Some(*one),
+                [] if self.renames.iter().any(|(from, _)| from == new.name) => None,
+                [] => Some(new.name),
+                _ => {
+                    faults.push(format!("`{}` is the rename of {} old fields; rename one", new.name, renamed.len()));
+                    None
+                }
+            };
+            let old = old_name.and_then(|name| old_fields.iter().find(|f| f.name == name).copied());
+            let source = match (given, old) {
+                // A value given for a field both designs have replaces the old value, which
+                // is then dropped.
+                (Some(source), Some(_)) if renamed.is_empty() => source,
+                (Some(_), Some(old)) => {
+                    faults.push(format!(
+                        "`{}` is both the rename of `{}` and given a value; drop one",
+                        new.name, old.name
+                    ));
+                    continue;
+                }
+                (Some(source), None) => source,
+                (None, Some(old)) => {
+                    if let Some(why) = mismatch(old, new) {
+                        faults.push(format!(
+                            "`{}` of `{from_name}` cannot become `{}` of `{to_name}`: {why}; compute the new field \
+                             (`compute`) instead",
+                            old.name, new.name
+                        ));
+                    }
+                    taken.push(old.name);
+                    Source::Field(old.name)
+                }
+                // A rename from a field that does not exist is reported above.
+                (None, None) if !renamed.is_empty() => continue,
+                (None, None) => {
+                    faults.push(format!(
+                        "the new field `{}` has no source: `{from_name}` has no field of that name; rename an old \
+                         field to it, give it a default, or compute it",
+                        new.name
+                    ));
+                    continue;
+                }
+            };
+            targets.push((new, source));
+        }
+        let dropped: Vec<&'static str> =
+            old_fields.iter().map(|f| f.name).filter(|name| !taken.contains(name)).collect();
+        if !dropped.is_empty() && !self.merge {
+            faults.push(format!(
+                "no field of `{to_name}` takes {} of `{from_name}`, so rows that differ only there would become one \
+                 row; rename {} to a new field, or allow such rows to merge (`merge_rows`, `--merge-rows`)",
+                list(&dropped),
+                if dropped.len() == 1 { "it" } else { "each" },
+            ));
+        }
+        if !faults.is_empty() {
+            return Err(Error::argument("key mapping", faults.join("; ")));
+        }
+        Ok(Rekey { from: self.from, to: self.to, targets, dropped })
+    }
+}
+
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b` and `c` ``.
+fn list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => format!("`{one}`"),
+        [init @ .., last] => {
+            format!("{} and `{last}`", init.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// A schema's value fields (flattened ones by their own names), in key order.
+fn value_fields(schema: &'static Schema) -> Vec<&'static FieldSchema> {
+    schema
+        .key_fields()
+        .into_iter()
+        .filter_map(|field| match field {
+            KeyField::Value(field) => Some(field),
+            KeyField::Prefix(_) | KeyField::Bucket(_) => None,
+        })
+        .collect()
+}
+
+/// What kind of value a field holds, as far as moving it between designs goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Text,
+    Bytes,
+    Int,
+    /// Hex text of an integer or of bytes.
+    Hex,
+    Float,
+    Bool,
+    Instant,
+    Date,
+    Uuid,
+    Ulid,
+    Ip,
+    Custom,
+}
+
+impl Kind {
+    fn of(field: &FieldSchema) -> Kind {
+        match field.encoding {
+            Encoding::Utf8 | Encoding::Char => Kind::Text,
+            Encoding::Bytes | Encoding::ByteArray { .. } => Kind::Bytes,
+            Encoding::Int64 | Encoding::Uint64 | Encoding::BigEndianInt64 | Encoding::Decimal { .. } => Kind::Int,
+            Encoding::Hex { .. } => Kind::Hex,
+            Encoding::Float64 | Encoding::Float32 => Kind::Float,
+            Encoding::Bool => Kind::Bool,
+            Encoding::TimestampMicros | Encoding::Timestamp(_) => Kind::Instant,
+            Encoding::Date(_) => Kind::Date,
+            Encoding::Uuid => Kind::Uuid,
+            Encoding::Ulid => Kind::Ulid,
+            Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr => Kind::Ip,
+            Encoding::Flattened(_) | Encoding::Custom => Kind::Custom,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Text => "text",
+            Kind::Bytes => "bytes",
+            Kind::Int => "an integer",
+            Kind::Hex => "hex",
+            Kind::Float => "a float",
+            Kind::Bool => "a bool",
+            Kind::Instant => "an instant",
+            Kind::Date => "a date",
+            Kind::Uuid => "a UUID",
+            Kind::Ulid => "a ULID",
+            Kind::Ip => "an IP address",
+            Kind::Custom => "a custom type",
+        }
+    }
+}
+
+/// Why an old field's values cannot fill a new field, if they cannot.
+fn mismatch(old: &FieldSchema, new: &FieldSchema) -> Option<String> {
+    let (a, b) = (Kind::of(old), Kind::of(new));
+    let fits = a == b || matches!((a, b), (Kind::Hex, Kind::Int | Kind::Bytes) | (Kind::Int | Kind::Bytes, Kind::Hex));
+    if a == Kind::Custom || b == Kind::Custom {
+        return Some(format!(
+            "{} is of a type the schema cannot see into ({} to {})",
+            if a == Kind::Custom { "the old field" } else { "the new field" },
+            old.rust_type,
+            new.rust_type
+        ));
+    }
+    (!fits)
+        .then(|| format!("it holds {} ({}), the new field {} ({})", a.name(), old.rust_type, b.name(), new.rust_type))
+}
