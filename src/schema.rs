@@ -57,6 +57,7 @@ mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
+pub(crate) use encode::parse_value;
 pub(crate) use inspect::ValueText;
 pub use inspect::{InspectedField, Inspection, Revealed};
 pub use redact::Redacted;

@@ -12,6 +12,8 @@
 //! (`faults.rs`, `proxy.rs`; `ROWKEY_FAULT_SEEDS` seeds, 5 by default), and a load test of
 //! writes and a streamed merged read (`load.rs`; `ROWKEY_LOAD_ROWS` rows, 20,000 by default),
 //! and merged reads of rows of 600 bytes and 4 KiB that must never stall (`large_rows.rs`).
+//! Then tables moved to new key designs, stopped and resumed, verified, and read while half
+//! moved (`migrate.rs`; `ROWKEY_MIGRATE_ROWS` rows, 200,000 by default).
 //!
 //! The emulator (`cbtemulator` from the Google Cloud SDK) is started on a free port of
 //! 127.0.0.1 and killed when the test ends, also when it fails. Without it the test prints
@@ -21,6 +23,8 @@
 // The counting allocator of `heap.rs` implements `GlobalAlloc`, which is unsafe to implement.
 #![allow(unsafe_code)]
 
+#[path = "common/mod.rs"]
+mod common;
 #[path = "bigtable_emulator/emulator.rs"]
 mod emulator;
 #[path = "bigtable_emulator/faults.rs"]
@@ -31,6 +35,8 @@ mod heap;
 mod large_rows;
 #[path = "bigtable_emulator/load.rs"]
 mod load;
+#[path = "bigtable_emulator/migrate.rs"]
+mod migrate;
 #[path = "bigtable_emulator/presplit.rs"]
 mod presplit;
 #[path = "bigtable_emulator/proxy.rs"]
@@ -90,6 +96,7 @@ fn keys_and_ranges_on_the_bigtable_emulator() {
         faults::scenarios_through_faults(&emulator, &connection, &fault_seeds()).await;
         load::load(&emulator, &connection).await;
         large_rows::merged_reads_of_large_rows(&emulator, &connection).await;
+        migrate::migrations(&emulator, &connection).await;
     });
     // The runtime goes first so that no connection outlives the emulator it talks to.
     drop(runtime);

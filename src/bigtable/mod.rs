@@ -49,6 +49,7 @@ use std::ops::{Bound, RangeBounds};
 
 mod config;
 mod merged;
+pub mod migrate;
 mod read;
 mod write;
 

@@ -17,7 +17,7 @@ use crate::scenarios::{self, Summary};
 
 /// Retries generous enough to outlast the proxy, waits short enough for a test, a row timeout
 /// shorter than most stalls, and small batches so that cuts land between and inside them.
-fn flaky() -> Config {
+pub fn flaky() -> Config {
     let backoff = |retry: Retry| retry.backoff(Duration::from_millis(5), 2.0, Duration::from_millis(250));
     Config::default()
         .reads(backoff(Retry::reads().attempts(40).within(Duration::from_secs(120))))
@@ -27,7 +27,7 @@ fn flaky() -> Config {
         .batches_in_flight(4)
 }
 
-fn connect(host: &str) -> BigTableConnection {
+pub fn connect(host: &str) -> BigTableConnection {
     BigTableConnection::new_with_emulator(host, PROJECT, INSTANCE, false, 1, Some(Duration::from_secs(60)))
         .expect("a client")
 }

@@ -1,0 +1,196 @@
+//! The checkpoint file of a copy: each shard's range and how far it is copied, so that a run
+//! killed at any point starts again where it stopped.
+//!
+//! The file is JSON, rewritten whole through a temporary file and a rename, so a reader sees
+//! the old state or the new one and never half of each. A shard's `after` moves only past rows
+//! whose writes were acknowledged: a run started from the file copies again at most the rows
+//! written after it was saved, and writing the same cells again changes nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+
+use crate::key::Key;
+use crate::range::KeyRange;
+
+use super::MigrateError;
+
+/// The saved state of one shard.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ShardState {
+    pub(super) range: KeyRange,
+    /// The last old key copied, when any.
+    pub(super) after: Option<Key>,
+    pub(super) rows: u64,
+    pub(super) done: bool,
+}
+
+impl ShardState {
+    pub(super) fn new(range: KeyRange) -> Self {
+        ShardState { range, after: None, rows: 0, done: false }
+    }
+
+    /// What is left to copy.
+    pub(super) fn remaining(&self) -> KeyRange {
+        match &self.after {
+            Some(key) => self.range.after(key),
+            None => self.range.clone(),
+        }
+    }
+}
+
+/// A checkpoint: the migration it belongs to and its shards.
+pub(super) struct Checkpoint {
+    path: Option<PathBuf>,
+    migration: String,
+    pub(super) shards: Vec<ShardState>,
+    saved: Instant,
+}
+
+/// How often a checkpoint is written while shards are copied; always at the end of a shard.
+const SAVE_EVERY: Duration = Duration::from_millis(250);
+
+impl Checkpoint {
+    /// The file's state when it exists and belongs to this migration, or a fresh one.
+    pub(super) fn open(path: Option<&Path>, migration: &str, shards: &[KeyRange]) -> Result<Self, MigrateError> {
+        let fresh = || Checkpoint {
+            path: path.map(Path::to_owned),
+            migration: migration.to_owned(),
+            shards: shards.iter().cloned().map(ShardState::new).collect(),
+            saved: Instant::now(),
+        };
+        let Some(path) = path else { return Ok(fresh()) };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(fresh()),
+            Err(e) => return Err(MigrateError::checkpoint(path, format!("cannot be read: {e}"))),
+        };
+        let bad = |why: &str| MigrateError::checkpoint(path, format!("is not a checkpoint of rowkey's: {why}"));
+        let json: Json = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+        let found = json["migration"].as_str().ok_or_else(|| bad("it has no `migration`"))?;
+        if found != migration {
+            return Err(MigrateError::checkpoint(
+                path,
+                format!(
+                    "belongs to another migration (its designs, mapping, tables or shards differ: {found}, not \
+                     {migration}); give this migration a new checkpoint file, or delete this one to start over"
+                ),
+            ));
+        }
+        let saved = json["shards"].as_array().ok_or_else(|| bad("it has no `shards`"))?;
+        if saved.len() != shards.len() {
+            return Err(bad("its shards are not this migration's"));
+        }
+        let mut states = Vec::with_capacity(shards.len());
+        for (range, state) in shards.iter().zip(saved) {
+            let after = match &state["after"] {
+                Json::Null => None,
+                Json::String(hex) => Some(from_hex(hex).ok_or_else(|| bad("a shard's `after` is not hex"))?),
+                _ => return Err(bad("a shard's `after` is not hex")),
+            };
+            if after.as_ref().is_some_and(|key| !range.contains(key)) {
+                return Err(bad("a shard's `after` lies outside the shard"));
+            }
+            states.push(ShardState {
+                range: range.clone(),
+                after,
+                rows: state["rows"].as_u64().ok_or_else(|| bad("a shard has no `rows`"))?,
+                done: state["done"].as_bool().ok_or_else(|| bad("a shard has no `done`"))?,
+            });
+        }
+        Ok(Checkpoint {
+            path: Some(path.to_owned()),
+            migration: migration.to_owned(),
+            shards: states,
+            saved: Instant::now(),
+        })
+    }
+
+    /// Records that shard `index` is copied through `after` (`rows` in all), and saves the
+    /// file when it was last saved long enough ago.
+    pub(super) fn advance(&mut self, index: usize, after: Key, rows: u64) -> Result<(), MigrateError> {
+        let shard = &mut self.shards[index];
+        shard.after = Some(after);
+        shard.rows = rows;
+        if self.saved.elapsed() >= SAVE_EVERY {
+            self.save()?;
+        }
+        Ok(())
+    }
+
+    /// Marks shard `index` copied (an empty shard has no last key) and saves.
+    pub(super) fn finish(&mut self, index: usize) -> Result<(), MigrateError> {
+        self.shards[index].done = true;
+        self.save()
+    }
+
+    /// Writes the file, when there is one.
+    pub(super) fn save(&mut self) -> Result<(), MigrateError> {
+        let Some(path) = &self.path else { return Ok(()) };
+        let shards: Vec<Json> = self
+            .shards
+            .iter()
+            .map(|shard| {
+                json!({
+                    "range": shard.range.to_string(),
+                    "after": shard.after.as_ref().map(|key| to_hex(key)),
+                    "rows": shard.rows,
+                    "done": shard.done,
+                })
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&json!({ "migration": self.migration, "shards": shards }))
+            .expect("JSON of strings and numbers");
+        let temporary = path.with_extension("tmp");
+        std::fs::write(&temporary, text + "\n")
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map_err(|e| MigrateError::checkpoint(path, format!("cannot be written: {e}")))?;
+        self.saved = Instant::now();
+        Ok(())
+    }
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(text: &str) -> Option<Key> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| text.get(i..i + 2).and_then(|pair| u8::from_str_radix(pair, 16).ok()))
+        .collect::<Option<Vec<u8>>>()
+        .map(Key::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_checkpoint_reads_back_and_refuses_another_migration() {
+        let dir = std::env::temp_dir().join(format!("rowkey-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("copy.json");
+        let _ = std::fs::remove_file(&path);
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        let m = || Key::from("m");
+        let shards = [KeyRange::new(Unbounded, Excluded(m())), KeyRange::new(Included(m()), Unbounded)];
+        let mut checkpoint = Checkpoint::open(Some(&path), "one", &shards).unwrap();
+        checkpoint.advance(1, Key::from(&b"q\x00\xff"[..]), 7).unwrap();
+        checkpoint.finish(0).unwrap();
+        let again = Checkpoint::open(Some(&path), "one", &shards).unwrap();
+        assert_eq!(again.shards[0], ShardState { range: shards[0].clone(), after: None, rows: 0, done: true });
+        assert_eq!(again.shards[1].after.as_deref(), Some(&b"q\x00\xff"[..]));
+        assert_eq!(again.shards[1].remaining(), KeyRange::new(Excluded(Key::from(&b"q\x00\xff"[..])), Unbounded));
+        let Err(err) = Checkpoint::open(Some(&path), "two", &shards) else { panic!("another migration's file") };
+        assert!(err.to_string().contains("belongs to another migration"), "{err}");
+        std::fs::write(&path, "{").unwrap();
+        let Err(err) = Checkpoint::open(Some(&path), "one", &shards) else { panic!("not JSON") };
+        assert!(err.to_string().contains("is not a checkpoint"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

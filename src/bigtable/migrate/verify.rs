@@ -1,0 +1,275 @@
+//! Comparing the old table with the new one after a copy.
+//!
+//! Forward, shard by shard: each old row is re-keyed and looked up in the new table (in
+//! batches of single-row reads): a row that is not there is *missing*, one whose cells differ
+//! is *differing*. Backward, over the new table: each new key is re-keyed back to its old key
+//! ([`Rekey::inverse`]) and looked up in the old table: a row that has none is *extra*. A
+//! design that merges rows has no way back, so the backward pass only counts.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use bigtable_rs::google::bigtable::v2::RowFilter;
+use bigtable_rs::google::bigtable::v2::row_filter::{Chain, Filter};
+use futures_util::{StreamExt, TryStreamExt};
+
+use super::{MigrateError, Migration};
+use crate::bigtable::{ReadOptions, Row, Table};
+use crate::key::Key;
+use crate::range::{KeyRange, KeyRanges};
+use crate::rekey::Rekey;
+use crate::schema::Schema;
+
+/// One row that differs between the tables, by its key in each design (`None` where that
+/// design has no key for it: a new row whose key is not one of the new design's, or an old
+/// row whose key is not one of the old design's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The key in the old table.
+    pub old_key: Option<Key>,
+    /// The key in the new table.
+    pub new_key: Option<Key>,
+}
+
+/// What [`Migration::verify`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Rows in the old table.
+    pub old_rows: u64,
+    /// Rows in the new table.
+    pub new_rows: u64,
+    /// Old rows whose cells were compared with their new row's.
+    pub compared: u64,
+    /// Old rows with no new row.
+    pub missing: Vec<Mismatch>,
+    /// Old rows whose new row holds other cells.
+    pub differing: Vec<Mismatch>,
+    /// New rows that no old row gives.
+    pub extra: Vec<Mismatch>,
+    /// Whether extra rows were looked for (not for a design that merges rows).
+    pub extra_checked: bool,
+    old: &'static Schema,
+    new: &'static Schema,
+}
+
+impl VerifyReport {
+    /// Whether the tables agree: nothing missing, differing or extra.
+    #[must_use]
+    pub fn is_clean(&self) -> bool {
+        self.missing.is_empty() && self.differing.is_empty() && self.extra.is_empty()
+    }
+}
+
+/// A line of counts, then one line per row found wrong, with its keys in both designs as
+/// their fields (a sensitive field redacted).
+impl fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "old rows: {}, new rows: {}, compared: {}, missing: {}, differing: {}, extra: {}",
+            self.old_rows,
+            self.new_rows,
+            self.compared,
+            self.missing.len(),
+            self.differing.len(),
+            if self.extra_checked { self.extra.len().to_string() } else { "not checked (rows merge)".into() }
+        )?;
+        let key = |schema: &Schema, key: &Option<Key>| match key {
+            None => "-".to_owned(),
+            Some(key) => match schema.inspect(key) {
+                Ok(fields) => format!("[{fields}]"),
+                Err(_) if schema.has_sensitive_fields() => format!("<key of {} bytes>", key.len()),
+                Err(_) => key.to_string(),
+            },
+        };
+        for (what, rows) in [("missing", &self.missing), ("differing", &self.differing), ("extra", &self.extra)] {
+            for row in rows {
+                write!(f, "\n{what}: old {} new {}", key(self.old, &row.old_key), key(self.new, &row.new_key))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads that return one cell of each row, without its value: enough to know a row is there.
+fn keys_only() -> ReadOptions {
+    let filters = vec![
+        RowFilter { filter: Some(Filter::CellsPerRowLimitFilter(1)) },
+        RowFilter { filter: Some(Filter::StripValueTransformer(true)) },
+    ];
+    ReadOptions::new().filter(RowFilter { filter: Some(Filter::Chain(Chain { filters })) })
+}
+
+/// The rows of `keys` in `table`, by key.
+async fn rows_at(table: &Table, keys: &[Key], options: &ReadOptions) -> Result<HashMap<Key, Row>, MigrateError> {
+    let mut ranges = KeyRanges::new();
+    for key in keys {
+        ranges.push(KeyRange::key(key));
+    }
+    Ok(table.read_rows(&ranges, options).await?.into_iter().map(|row| (row.key.clone(), row)).collect())
+}
+
+/// A row's cells in one order (Bigtable sends families in no fixed order).
+fn cells(row: &Row) -> Vec<(&str, &[u8], i64, &[u8])> {
+    let mut cells: Vec<_> = row
+        .cells
+        .iter()
+        .map(|c| (c.family_name.as_str(), c.qualifier.as_slice(), c.timestamp_micros, c.value.as_slice()))
+        .collect();
+    cells.sort_unstable();
+    cells
+}
+
+/// Whether the new row holds the old row's cells: all of them and no other, or, when rows
+/// merge, each of them at its column and time (another old row may have set its value).
+fn holds(old: &Row, new: &Row, merged: bool) -> bool {
+    let (old, new) = (cells(old), cells(new));
+    if merged {
+        old.iter().all(|(family, qualifier, at, _)| new.iter().any(|(f, q, t, _)| (f, q, t) == (family, qualifier, at)))
+    } else {
+        old == new
+    }
+}
+
+struct ShardFindings {
+    rows: u64,
+    compared: u64,
+    missing: Vec<Mismatch>,
+    differing: Vec<Mismatch>,
+}
+
+pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result<VerifyReport, MigrateError> {
+    let rekey = &migration.rekey;
+    let merged = !rekey.dropped().is_empty();
+    // A sample looks at every n-th row, n from the shard's row count, which a keys-only pass
+    // gives first.
+    let strides: Vec<u64> = match sample {
+        None => vec![1; migration.shards.len()],
+        Some(rows) => {
+            let counts = futures_util::stream::iter(&migration.shards)
+                .map(|shard| count(&migration.source, shard))
+                .buffered(migration.at_once)
+                .try_collect::<Vec<u64>>()
+                .await?;
+            counts.iter().map(|&n| (n / rows.max(1)).max(1)).collect()
+        }
+    };
+    let findings = futures_util::stream::iter(migration.shards.iter().zip(&strides))
+        .map(|(shard, &stride)| forward(migration, shard, stride, merged))
+        .buffered(migration.at_once)
+        .try_collect::<Vec<ShardFindings>>()
+        .await?;
+    let old_rows: u64 = findings.iter().map(|f| f.rows).sum();
+    let stride = (old_rows / sample.unwrap_or(u64::MAX).saturating_mul(migration.shards.len() as u64).max(1)).max(1);
+    let inverse = rekey.inverse();
+    let (new_rows, extra) = backward(migration, inverse.as_ref(), if sample.is_some() { stride } else { 1 }).await?;
+    let mut report = VerifyReport {
+        old_rows,
+        new_rows,
+        compared: findings.iter().map(|f| f.compared).sum(),
+        missing: Vec::new(),
+        differing: Vec::new(),
+        extra,
+        extra_checked: inverse.is_some(),
+        old: rekey.from_schema(),
+        new: rekey.to_schema(),
+    };
+    for found in findings {
+        report.missing.extend(found.missing);
+        report.differing.extend(found.differing);
+    }
+    Ok(report)
+}
+
+async fn count(table: &Table, range: &KeyRange) -> Result<u64, MigrateError> {
+    let rows = table.stream_rows(&range.clone().into(), &keys_only());
+    Ok(rows.try_fold(0u64, |n, _| std::future::ready(Ok(n + 1))).await?)
+}
+
+/// One shard of the old table against the new one.
+async fn forward(
+    migration: &Migration,
+    shard: &KeyRange,
+    stride: u64,
+    merged: bool,
+) -> Result<ShardFindings, MigrateError> {
+    let mut found = ShardFindings { rows: 0, compared: 0, missing: Vec::new(), differing: Vec::new() };
+    // Without sampling every row is read whole; with it, keys first and whole rows only for
+    // the sampled ones.
+    let options = if stride == 1 { ReadOptions::new() } else { keys_only() };
+    let mut batches = migration.source.stream_rows(&shard.clone().into(), &options).chunks(migration.batch_rows);
+    while let Some(batch) = batches.next().await {
+        let mut olds = Vec::new();
+        for row in batch {
+            let row = row?;
+            found.rows += 1;
+            if (found.rows - 1).is_multiple_of(stride) {
+                olds.push(row);
+            }
+        }
+        if stride > 1 {
+            let keys: Vec<Key> = olds.iter().map(|row| row.key.clone()).collect();
+            let mut whole = rows_at(&migration.source, &keys, &ReadOptions::new()).await?;
+            // A row deleted since the first read is no longer the copy's concern.
+            olds = keys.iter().filter_map(|key| whole.remove(key)).collect();
+        }
+        let mut pairs = Vec::with_capacity(olds.len());
+        for old in olds {
+            match migration.rekey.rekey(&old.key) {
+                Ok(new_key) => pairs.push((old, new_key)),
+                Err(_) => found.missing.push(Mismatch { old_key: Some(old.key), new_key: None }),
+            }
+        }
+        let keys: Vec<Key> = pairs.iter().map(|(_, key)| key.clone()).collect();
+        let news = rows_at(&migration.target, &keys, &ReadOptions::new()).await?;
+        for (old, new_key) in pairs {
+            found.compared += 1;
+            match news.get(&new_key) {
+                None => found.missing.push(Mismatch { old_key: Some(old.key), new_key: Some(new_key) }),
+                Some(new) if !holds(&old, new, merged) => {
+                    found.differing.push(Mismatch { old_key: Some(old.key), new_key: Some(new_key) });
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The new table against the old: its row count, and the rows no old row gives (every
+/// `stride`-th row looked at).
+async fn backward(
+    migration: &Migration,
+    inverse: Option<&Rekey>,
+    stride: u64,
+) -> Result<(u64, Vec<Mismatch>), MigrateError> {
+    let mut rows = 0u64;
+    let mut extra = Vec::new();
+    let mut batches = migration.target.stream_rows(&KeyRange::all().into(), &keys_only()).chunks(migration.batch_rows);
+    while let Some(batch) = batches.next().await {
+        let mut looked = Vec::new();
+        for row in batch {
+            let row = row?;
+            rows += 1;
+            if !(rows - 1).is_multiple_of(stride) {
+                continue;
+            }
+            let Some(inverse) = inverse else { continue };
+            match inverse.rekey(&row.key) {
+                Ok(old_key) => looked.push((row.key, old_key)),
+                Err(_) => extra.push(Mismatch { old_key: None, new_key: Some(row.key) }),
+            }
+        }
+        let keys: Vec<Key> = looked.iter().map(|(_, old)| old.clone()).collect();
+        let olds = rows_at(&migration.source, &keys, &keys_only()).await?;
+        for (new_key, old_key) in looked {
+            // The new key must also be the one the old row re-keys to: the way back of a
+            // default field accepts any value of it.
+            let gives = olds.contains_key(&old_key) && migration.rekey.rekey(&old_key).is_ok_and(|k| k == new_key);
+            if !gives {
+                extra.push(Mismatch { old_key: Some(old_key), new_key: Some(new_key) });
+            }
+        }
+    }
+    Ok((rows, extra))
+}
