@@ -8,6 +8,7 @@ mod encode;
 mod input;
 mod inspect;
 mod json;
+mod migrate;
 mod reveal;
 mod scan;
 mod splits;
@@ -29,6 +30,7 @@ enum Command {
     Encode(encode::Args),
     Splits(splits::Args),
     Scan(scan::Args),
+    Migrate(migrate::Args),
 }
 
 /// What a subcommand failed on: one line for the user, and the exit status.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Encode(args) => encode::run(args),
         Command::Splits(args) => splits::run(args),
         Command::Scan(args) => scan::run(args),
+        Command::Migrate(args) => migrate::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),

@@ -246,7 +246,8 @@ impl Migration {
         self
     }
 
-    /// The shards, as ranges of the old table's keys.
+    /// The shards, as ranges of the old table's keys (a checkpoint file that exists keeps its
+    /// own).
     #[must_use]
     pub fn shards(&self) -> &[KeyRange] {
         &self.shards
@@ -259,8 +260,9 @@ impl Migration {
     }
 
     /// What a checkpoint file records this migration as: a fingerprint of the two designs,
-    /// the mapping, the tables and the shards, so that a file of another migration is
-    /// refused.
+    /// the mapping and the tables, so that a file of another migration is refused. (The
+    /// shards are the file's own: a run that continues from it copies the shards the first
+    /// run cut, whatever this one's.)
     #[must_use]
     pub fn id(&self) -> String {
         let mut text = format!(
@@ -273,13 +275,11 @@ impl Migration {
         for (field, source) in self.rekey.mapping() {
             text.push_str(&format!("{} <- {source}\n", field.name));
         }
-        for shard in &self.shards {
-            text.push_str(&format!("{shard}\n"));
-        }
         format!("{:016x}", farm_fingerprint(text.as_bytes()))
     }
 
-    /// Shard by shard as the checkpoint says: what each has copied, and whether it is done.
+    /// Shard by shard as the checkpoint says (its shards, when the file exists): what each has
+    /// copied, and whether it is done.
     ///
     /// # Errors
     ///
@@ -308,7 +308,8 @@ impl Migration {
         let mut checkpoint = Checkpoint::open(self.checkpoint.as_deref(), &self.id(), &self.shards)?;
         checkpoint.save()?;
         let skipped = checkpoint.shards.iter().filter(|s| s.done).count();
-        let todo: Vec<usize> = (0..self.shards.len()).filter(|&i| !checkpoint.shards[i].done).collect();
+        let shards = checkpoint.shards.len();
+        let todo: Vec<usize> = (0..shards).filter(|&i| !checkpoint.shards[i].done).collect();
         let checkpoint = Mutex::new(checkpoint);
         let span = tracing::info_span!("migrate", source = self.source.name(), target = self.target.name());
         let copied: u64 = futures_util::stream::iter(todo)
@@ -322,7 +323,7 @@ impl Migration {
         let summary = Summary {
             rows: copied,
             total_rows: checkpoint.shards.iter().map(|s| s.rows).sum(),
-            shards: self.shards.len(),
+            shards,
             skipped,
             elapsed: started.elapsed(),
         };
@@ -375,6 +376,22 @@ impl Migration {
         if let Some(report) = &self.on_progress {
             report(progress);
         }
+    }
+
+    /// The rows of each shard of the old table (the checkpoint's shards, when its file
+    /// exists), counted by a read that returns no values: what a progress display needs for
+    /// its totals and ETAs.
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError::Bigtable`] when a read fails; as [`run`](Self::run) for the checkpoint.
+    pub async fn count_rows(&self) -> Result<Vec<u64>, MigrateError> {
+        let checkpoint = Checkpoint::open(self.checkpoint.as_deref(), &self.id(), &self.shards)?;
+        futures_util::stream::iter(checkpoint.shards.iter().map(|shard| &shard.range))
+            .map(|shard| verify::count(&self.source, shard))
+            .buffered(self.at_once)
+            .try_collect()
+            .await
     }
 
     /// Compares both tables; see [`VerifyReport`]. With `sample`, the cells of about that many

@@ -6,6 +6,7 @@
 //! whose writes were acknowledged: a run started from the file copies again at most the rows
 //! written after it was saved, and writing the same cells again changes nothing.
 
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -52,7 +53,8 @@ pub(super) struct Checkpoint {
 const SAVE_EVERY: Duration = Duration::from_millis(250);
 
 impl Checkpoint {
-    /// The file's state when it exists and belongs to this migration, or a fresh one.
+    /// The file's state, shards and all, when it exists and belongs to this migration; else a
+    /// fresh one of `shards`.
     pub(super) fn open(path: Option<&Path>, migration: &str, shards: &[KeyRange]) -> Result<Self, MigrateError> {
         let fresh = || Checkpoint {
             path: path.map(Path::to_owned),
@@ -79,11 +81,19 @@ impl Checkpoint {
             ));
         }
         let saved = json["shards"].as_array().ok_or_else(|| bad("it has no `shards`"))?;
-        if saved.len() != shards.len() {
-            return Err(bad("its shards are not this migration's"));
-        }
-        let mut states = Vec::with_capacity(shards.len());
-        for (range, state) in shards.iter().zip(saved) {
+        // The shards are the file's: a sample of the table taken again would cut it elsewhere.
+        let mut states = Vec::with_capacity(saved.len());
+        for state in saved {
+            let bound = |json: &Json| match (json[0].as_str(), json[1].as_str().and_then(from_hex)) {
+                (Some("included"), Some(key)) => Some(Bound::Included(key)),
+                (Some("excluded"), Some(key)) => Some(Bound::Excluded(key)),
+                _ if json.is_null() => Some(Bound::Unbounded),
+                _ => None,
+            };
+            let (Some(start), Some(end)) = (bound(&state["start"]), bound(&state["end"])) else {
+                return Err(bad("a shard's bounds are not [\"included\" or \"excluded\", hex]"));
+            };
+            let range = KeyRange::new(start, end);
             let after = match &state["after"] {
                 Json::Null => None,
                 Json::String(hex) => Some(from_hex(hex).ok_or_else(|| bad("a shard's `after` is not hex"))?),
@@ -93,11 +103,14 @@ impl Checkpoint {
                 return Err(bad("a shard's `after` lies outside the shard"));
             }
             states.push(ShardState {
-                range: range.clone(),
+                range,
                 after,
                 rows: state["rows"].as_u64().ok_or_else(|| bad("a shard has no `rows`"))?,
                 done: state["done"].as_bool().ok_or_else(|| bad("a shard has no `done`"))?,
             });
+        }
+        if states.is_empty() {
+            return Err(bad("it has no shards"));
         }
         Ok(Checkpoint {
             path: Some(path.to_owned()),
@@ -132,8 +145,14 @@ impl Checkpoint {
             .shards
             .iter()
             .map(|shard| {
+                let bound = |bound: Bound<&Key>| match bound {
+                    Bound::Included(key) => json!(["included", to_hex(key)]),
+                    Bound::Excluded(key) => json!(["excluded", to_hex(key)]),
+                    Bound::Unbounded => Json::Null,
+                };
                 json!({
-                    "range": shard.range.to_string(),
+                    "start": bound(shard.range.start()),
+                    "end": bound(shard.range.end()),
                     "after": shard.after.as_ref().map(|key| to_hex(key)),
                     "rows": shard.rows,
                     "done": shard.done,

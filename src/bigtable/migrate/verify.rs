@@ -181,7 +181,7 @@ pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result
     Ok(report)
 }
 
-async fn count(table: &Table, range: &KeyRange) -> Result<u64, MigrateError> {
+pub(super) async fn count(table: &Table, range: &KeyRange) -> Result<u64, MigrateError> {
     let rows = table.stream_rows(&range.clone().into(), &keys_only());
     Ok(rows.try_fold(0u64, |n, _| std::future::ready(Ok(n + 1))).await?)
 }
