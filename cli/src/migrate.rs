@@ -70,7 +70,7 @@ struct Instance {
 /// Show the field mapping, what cannot be mapped, the new table's initial splits and, given
 /// the old table, an estimate of its rows.
 #[derive(clap::Args)]
-#[command(after_help = "Exit status: 0 when the mapping works; 2 when it cannot (each fault on its own line).
+#[command(after_help = "Exit status: 0 when the mapping works; 2 when it cannot (one line naming every fault).
 
 Example:
   rowkey migrate plan --from by_time.json --to reading.json --rename device=device_id")]
@@ -191,7 +191,7 @@ fn rekey(mapping: &Mapping) -> Result<Rekey, Failure> {
     if mapping.merge_rows {
         builder = builder.merge_rows();
     }
-    builder.build().map_err(|e| Failure::input(e.to_string().replace("; ", "\n  ")))
+    builder.build().map_err(|e| Failure::input(e.to_string()))
 }
 
 async fn connect(instance: &Instance) -> Result<BigTableConnection, Failure> {
@@ -243,15 +243,13 @@ async fn run_plan(plan: Plan) -> Result<u8, Failure> {
         let connection = connect(&Instance { project, instance }).await?;
         let table = existing(&connection, source, "old").await?;
         let sample = table.sample_row_keys().await.map_err(|e| Failure { message: e.to_string(), status: 1 })?;
-        let rows = table
+        let rows = estimate_rows(&table, &sample).await.map_err(|e| Failure { message: e.to_string(), status: 1 })?;
+        println!("rows in `{source}`: {rows}");
+        let first = table
             .read_rows(&KeyRange::all().into(), &ReadOptions::new().limit(1_000))
             .await
             .map_err(|e| Failure { message: e.to_string(), status: 1 })?;
-        if rows.len() < 1_000 {
-            println!("rows in `{source}`: {}", rows.len());
-        } else {
-            println!("rows in `{source}`: more than 1,000 ({} sample keys, about 100 MB of data each)", sample.len());
-        }
+        let rows = first;
         let unkeyable = rows.iter().filter(|row| rekey.rekey(&row.key).is_err()).count();
         if unkeyable > 0 {
             println!(
@@ -267,6 +265,26 @@ async fn run_plan(plan: Plan) -> Result<u8, Failure> {
         }
     }
     Ok(0)
+}
+
+/// The old table's rows: counted when there are few, else the rows before its first sample
+/// key (a piece of about the size of each of the others) times the pieces.
+async fn estimate_rows(table: &Table, sample: &[Key]) -> Result<String, rowkey::bigtable::Error> {
+    const COUNTED: u64 = 100_000;
+    let piece = match sample.first() {
+        Some(first) => KeyRange::new(std::ops::Bound::Unbounded, std::ops::Bound::Excluded(first.clone())),
+        None => KeyRange::all(),
+    };
+    let keys = table.read_rows(&piece.into(), &ReadOptions::new().keys_only().limit(COUNTED)).await?;
+    let counted = keys.len() as u64;
+    Ok(match (sample.len(), counted) {
+        (0, n) if n < COUNTED => format!("{n}"),
+        (0, n) => format!("more than {n} (the table has no sample to scale a count by)"),
+        (k, n) if n < COUNTED => {
+            format!("about {} ({n} before the first of {k} sample keys, times {})", n * (k as u64 + 1), k + 1)
+        }
+        (k, n) => format!("more than {} ({k} sample keys, more than {n} rows before the first)", n * (k as u64 + 1)),
+    })
 }
 
 fn print_splits(splits: &Splits) {

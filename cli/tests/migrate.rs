@@ -124,6 +124,10 @@ fn migrate_on_the_emulator() {
     let text = stdout_of(setup.rowkey(&["plan", "--from", &from, "--to", &to]), 0);
     assert!(text.contains("device_id <- device_id"), "{text}");
     assert!(text.contains("new table's initial splits (15 points"), "{text}");
+    let source = ["--source", "old", "--project", PROJECT, "--instance", INSTANCE];
+    let text = stdout_of(setup.rowkey(&[&["plan", "--from", &from, "--to", &to], source.as_slice()].concat()), 0);
+    assert!(text.contains("rows in `old`: "), "{text}");
+    assert!(!text.contains("cannot be re-keyed"), "{text}");
     let text = stdout_of(setup.rowkey(&["plan", "--from", &to, "--to", &from, "--rename", "nobody=x"]), 2);
     assert!(text.contains("the rename of `nobody` names no field"), "{text}");
 

@@ -253,6 +253,23 @@ impl ReadOptions {
     pub fn latest_cells(self) -> Self {
         self.filter(RowFilter { filter: Some(Filter::CellsPerColumnLimitFilter(1)) })
     }
+
+    /// Returns one cell of each row, without its value: the row keys, for counting rows or
+    /// checking that they exist at little cost.
+    ///
+    /// ```
+    /// let options = rowkey::bigtable::ReadOptions::new().keys_only().limit(100);
+    /// assert_eq!(options.rows_limit(), Some(100));
+    /// ```
+    #[must_use]
+    pub fn keys_only(self) -> Self {
+        use bigtable_rs::google::bigtable::v2::row_filter::Chain;
+        let filters = vec![
+            RowFilter { filter: Some(Filter::CellsPerRowLimitFilter(1)) },
+            RowFilter { filter: Some(Filter::StripValueTransformer(true)) },
+        ];
+        self.filter(RowFilter { filter: Some(Filter::Chain(Chain { filters })) })
+    }
 }
 
 /// What can go wrong talking to Bigtable.

@@ -164,7 +164,7 @@ pub async fn migrations(emulator: &Emulator, connection: &BigTableConnection) {
 
     // Delimited to ordered, on the old design's default shards (the whole table).
     let (old, new) = (table("delimited_old"), table("ordered_new"));
-    let m = n / 10;
+    let m = n;
     fill(
         &old,
         (0..m).map(|i| {

@@ -9,8 +9,6 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use bigtable_rs::google::bigtable::v2::RowFilter;
-use bigtable_rs::google::bigtable::v2::row_filter::{Chain, Filter};
 use futures_util::{StreamExt, TryStreamExt};
 
 use super::{MigrateError, Migration};
@@ -91,13 +89,9 @@ impl fmt::Display for VerifyReport {
     }
 }
 
-/// Reads that return one cell of each row, without its value: enough to know a row is there.
+/// Reads of the row keys alone.
 fn keys_only() -> ReadOptions {
-    let filters = vec![
-        RowFilter { filter: Some(Filter::CellsPerRowLimitFilter(1)) },
-        RowFilter { filter: Some(Filter::StripValueTransformer(true)) },
-    ];
-    ReadOptions::new().filter(RowFilter { filter: Some(Filter::Chain(Chain { filters })) })
+    ReadOptions::new().keys_only()
 }
 
 /// The rows of `keys` in `table`, by key.
