@@ -498,6 +498,10 @@ impl Kind {
             Encoding::Uuid => Kind::Uuid,
             Encoding::Ulid => Kind::Ulid,
             Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr => Kind::Ip,
+            Encoding::Numeric if matches!(field.rust_type.trim_start_matches("Option<"), t if t.starts_with('f')) => {
+                Kind::Float
+            }
+            Encoding::Numeric => Kind::Int,
             Encoding::Flattened(_) | Encoding::Custom => Kind::Custom,
         }
     }

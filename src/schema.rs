@@ -57,6 +57,7 @@ mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
+#[cfg(feature = "bigtable")]
 pub(crate) use encode::parse_value;
 pub(crate) use inspect::ValueText;
 pub use inspect::{InspectedField, Inspection, Revealed};

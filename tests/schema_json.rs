@@ -203,4 +203,9 @@ fn memcomparable_reading() {
 #[test]
 fn hbase_visit() {
     check(strategies::hbase_visit());
+    // The field model says what a `numeric` field is: HBase's `OrderedNumeric`, in the file too.
+    use common::stores::HBaseVisit;
+    let amount = HBaseVisit::SCHEMA.field("amount").unwrap();
+    assert_eq!(amount.encoding, rowkey::schema::Encoding::Numeric);
+    assert!(HBaseVisit::SCHEMA.to_json().contains(r#""encoding": "numeric""#), "{}", HBaseVisit::SCHEMA.to_json());
 }

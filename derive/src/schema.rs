@@ -108,7 +108,7 @@ fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &Toke
                 None => decimal(u32::from(int.digits), int.signed && attrs.reverse.is_none()),
             };
         }
-        Class::Int(_) | Class::Float if attrs.numeric.is_some() => "Custom",
+        Class::Int(_) | Class::Float if attrs.numeric.is_some() => "Numeric",
         Class::Int(_) if attrs.big_endian.is_some() => "BigEndianInt64",
         Class::Int(int) if int.unsigned_64() => "Uint64",
         Class::Int(_) => "Int64",

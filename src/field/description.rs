@@ -343,6 +343,10 @@ pub enum Encoding {
     /// An [`IpAddr`](std::net::IpAddr): `04` or `06` and the address's bytes, or `4-` or `6-`
     /// and its text.
     IpAddr,
+    /// A number as HBase's `OrderedNumeric` writes it (`numeric`, the HBase format only): a
+    /// header of sign and magnitude, then base-100 digits, one integer or float value in
+    /// every width. The Rust type says which.
+    Numeric,
     /// The fields of another key type, inlined (`flatten`).
     Flattened(&'static Schema),
     /// A type the derive does not know (your own field type, or a type alias): its field
@@ -376,6 +380,7 @@ impl fmt::Display for Encoding {
             Encoding::Ipv4 => f.write_str("ipv4"),
             Encoding::Ipv6 => f.write_str("ipv6"),
             Encoding::IpAddr => f.write_str("ip"),
+            Encoding::Numeric => f.write_str("numeric"),
             Encoding::Flattened(inner) => write!(f, "flattened {}", inner.type_name),
             Encoding::Custom => f.write_str("custom"),
         }

@@ -173,6 +173,13 @@ pub trait Sink {
     fn write_byte(&mut self, byte: u8) {
         self.write(&[byte]);
     }
+
+    /// Whether what is written next ends the key: a format that frames its last field apart
+    /// (HBase writes a last byte string as it is, with no length) asks the sink. Only a key
+    /// writer knows; any other sink says no.
+    fn ends_key(&self) -> bool {
+        false
+    }
 }
 
 impl Sink for Vec<u8> {

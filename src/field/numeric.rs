@@ -2,7 +2,7 @@
 //! `OrderedNumeric`), for the formats that have one ([`Numerics`]).
 
 use crate::error::{Error, Result};
-use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
+use crate::field::{Encoding, FieldType, ReadField, Sink, ValueFormat, WriteField};
 
 /// A number written in the format's arbitrary-precision decimal encoding rather than its
 /// fixed-width one: what HBase's `OrderedNumeric` data type writes (`#[rowkey(numeric)]` on a
@@ -74,7 +74,9 @@ pub trait Numerics: ValueFormat {
 
 macro_rules! numeric_ints {
     ($($ty:ty),*) => {$(
-        impl FieldType for Numeric<$ty> {}
+        impl FieldType for Numeric<$ty> {
+            const ENCODING: Encoding = Encoding::Numeric;
+        }
 
         impl<F: Numerics> WriteField<F> for Numeric<$ty> {
             fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
@@ -125,7 +127,9 @@ macro_rules! magnitude {
 magnitude!(signed i8, i16, i32, i64, isize, i128; unsigned u8, u16, u32, u64, usize, u128);
 numeric_ints!(i8, i16, i32, i64, isize, i128, u8, u16, u32, u64, usize, u128);
 
-impl FieldType for Numeric<f64> {}
+impl FieldType for Numeric<f64> {
+    const ENCODING: Encoding = Encoding::Numeric;
+}
 
 impl<F: Numerics> WriteField<F> for Numeric<f64> {
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
@@ -139,7 +143,9 @@ impl<'de, F: Numerics> ReadField<'de, F> for Numeric<f64> {
     }
 }
 
-impl FieldType for Numeric<f32> {}
+impl FieldType for Numeric<f32> {
+    const ENCODING: Encoding = Encoding::Numeric;
+}
 
 // Widened to the f64 of the same value first, as HBase's `OrderedNumeric` does with a float.
 impl<F: Numerics> WriteField<F> for Numeric<f32> {

@@ -451,6 +451,7 @@ fn native_type(schema: &FieldSchema, delimited: bool) -> Result<Json, String> {
         Encoding::Hex { .. } => Err(format!("`{ty}` is written as hex text")),
         Encoding::Bool => Err(format!("`{ty}` is written as the words false and true")),
         Encoding::Custom => Err(format!("`{ty}` is a type whose encoding the schema cannot see")),
+        Encoding::Numeric => Err(format!("`{ty}` is HBase's `numeric`, which no Bigtable encoding writes")),
         Encoding::Int64 | Encoding::BigEndianInt64 | Encoding::TimestampMicros | Encoding::Flattened(_) => {
             Err(format!("the {} encoding does not occur in this key format", schema.encoding))
         }

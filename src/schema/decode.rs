@@ -35,7 +35,8 @@ pub(super) fn binary(field: &FieldSchema, bytes: Vec<u8>) -> Result<Value> {
         Encoding::Utf8 => Value::Str(utf8(ty, bytes)?),
         // The types' own decoders, so that inspect refuses what `from_key` refuses, as it does.
         Encoding::Char => Value::Str(char::decode_field(FieldBytes::borrowed(&bytes))?.into()),
-        Encoding::Bytes | Encoding::Custom => Value::Bytes(bytes),
+        // `numeric` belongs to the HBase format; in these formats its bytes are shown as they are.
+        Encoding::Bytes | Encoding::Custom | Encoding::Numeric => Value::Bytes(bytes),
         Encoding::ByteArray { len } => Value::Bytes(array(ty, len, bytes)?),
         Encoding::Int64 => Value::Int(decode_i64(&bytes)?.into()),
         Encoding::Uint64 => Value::Int(decode_u64(&bytes)?.into()),
@@ -78,7 +79,7 @@ pub(super) fn text(field: &FieldSchema, text: &[u8]) -> Result<Value> {
     let stored = match field.encoding {
         Encoding::Utf8 => Value::Str(utf8(ty, text.to_vec())?),
         Encoding::Char => Value::Str(char::decode_text(text)?.into()),
-        Encoding::Bytes | Encoding::Custom => Value::Bytes(text.to_vec()),
+        Encoding::Bytes | Encoding::Custom | Encoding::Numeric => Value::Bytes(text.to_vec()),
         Encoding::ByteArray { len } => Value::Bytes(array(ty, len, text.to_vec())?),
         Encoding::Bool => match text {
             b"false" => Value::Bool(false),

@@ -412,13 +412,14 @@ pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Re
             Value::Int(i128::from_str_radix(text, 16).map_err(|_| bad("hex digits"))?)
         }
         Encoding::Hex { .. } => Value::Bytes(KeyForm::Hex.parse(text).map_err(|_| bad("hex digits"))?.into_vec()),
-        // The custom fields of a store format whose values the schema knows: `i128` and HBase's
-        // `numeric` fields.
-        Encoding::Custom if !format.is_bigtable() && store::numeric(field).is_some() => match store::numeric(field) {
-            Some(store::Number::Int) => Value::Int(int(text)?),
-            _ => Value::Float(parse_float(text).ok_or_else(|| bad("a number, inf, -inf, NaN"))?),
-        },
-        Encoding::Bytes | Encoding::ByteArray { .. } | Encoding::Custom => {
+        // HBase's `numeric` fields and a store format's `i128`, whose values the schema knows.
+        Encoding::Custom | Encoding::Numeric if !format.is_bigtable() && store::numeric(field).is_some() => {
+            match store::numeric(field) {
+                Some(store::Number::Int) => Value::Int(int(text)?),
+                _ => Value::Float(parse_float(text).ok_or_else(|| bad("a number, inf, -inf, NaN"))?),
+            }
+        }
+        Encoding::Bytes | Encoding::ByteArray { .. } | Encoding::Custom | Encoding::Numeric => {
             let inner = text.strip_prefix("b\"").and_then(|t| t.strip_suffix('"')).unwrap_or(text);
             let unquoted = inner.replace("\\\"", "\"");
             Value::Bytes(

@@ -24,7 +24,7 @@ impl Schema {
     /// derive gives it, through the format's own reader. A field of a type the schema cannot
     /// see into ([`Encoding::Custom`]) is taken as its bytes, unchecked, in the Bigtable
     /// formats; a store format does not delimit its fields, so there it is an error naming
-    /// the field (but for HBase's `numeric` fields and `i128`, which it reads); a
+    /// the field (but for an `i128`, which it reads); a
     /// borrowed field (`&str`, `&[u8]`) is read whole even where `from_key` cannot borrow it
     /// (it needed unescaping): the key is well formed, and the owned type reads it.
     ///

@@ -195,6 +195,7 @@ fn field_json(field: &FieldSchema) -> Json {
         Encoding::Ipv6 => ("ipv6", json!({})),
         Encoding::IpAddr => ("ip", json!({})),
         Encoding::Flattened(inner) => ("flattened", json!({ "schema": inner.to_json_value() })),
+        Encoding::Numeric => ("numeric", json!({})),
         Encoding::Custom => ("custom", json!({})),
     };
     out.insert("encoding".into(), encoding.into());
@@ -439,6 +440,7 @@ fn field_from(json: &Json, path: &str, format: Format) -> Result<FieldSchema> {
             }
             Encoding::Flattened(Box::leak(Box::new(inner)))
         }
+        "numeric" => Encoding::Numeric,
         "custom" => Encoding::Custom,
         other => {
             return Err(bad(

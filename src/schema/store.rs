@@ -62,7 +62,8 @@ pub(super) trait StoreSchema:
     /// A reader of `key`, a key of `fields` fields (its raw prefixes not counted).
     fn reader(key: &[u8], fields: usize) -> Self::Reader<'_>;
 
-    /// Reads a field of [`Encoding::Custom`]: only HBase's `numeric` field can be read.
+    /// Reads a field of [`Encoding::Custom`] or [`Encoding::Numeric`]: only HBase's `numeric`
+    /// fields can be read.
     ///
     /// # Errors
     ///
@@ -234,12 +235,11 @@ pub(super) enum Number {
     F64,
 }
 
-/// What number a custom field of a store format is: the derive describes an HBase `numeric`
-/// field as custom, of its plain number type, and an `i128` as custom in every format; no
-/// other custom field has a primitive number's name. (A `u128`'s values do not all fit a
-/// [`Value`], so it stays custom.)
+/// What number a field of a store format holds as a number the schema reads: an HBase
+/// `numeric` field (of its plain number type), or an `i128`, which the derive describes as
+/// custom in every format. (A `u128`'s values do not all fit a [`Value`], so it stays custom.)
 pub(super) fn numeric(field: &FieldSchema) -> Option<Number> {
-    if field.encoding != Encoding::Custom {
+    if field.encoding != Encoding::Custom && field.encoding != Encoding::Numeric {
         return None;
     }
     match inner_type(field.rust_type) {
@@ -473,7 +473,7 @@ pub(super) fn read_value<F: StoreSchema>(r: &mut F::Reader<'_>, field: &FieldSch
         Encoding::Custom if ty == "i128" => {
             with_int!(ty, i128, |T| read::<F, T>(r, field)?.map(|v| int_value(field, v)).transpose()?)
         }
-        Encoding::Custom => F::read_custom(r, field, ty)?,
+        Encoding::Custom | Encoding::Numeric => F::read_custom(r, field, ty)?,
         Encoding::Decimal { .. } | Encoding::Hex { .. } | Encoding::Timestamp(_) | Encoding::Flattened(_) => {
             return Err(inconsistent(field, "a key of a store format"));
         }
@@ -560,7 +560,7 @@ fn write_value<F: StoreSchema, S: Sink>(field: &FieldSchema, value: &Value, out:
                 field, v
             )))
         }
-        Encoding::Custom => F::write_custom(field, &stored, out),
+        Encoding::Custom | Encoding::Numeric => F::write_custom(field, &stored, out),
         Encoding::Decimal { .. } | Encoding::Hex { .. } | Encoding::Timestamp(_) | Encoding::Flattened(_) => {
             Err(inconsistent(field, "a key of a store format"))
         }

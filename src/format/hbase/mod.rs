@@ -261,15 +261,8 @@ impl<'a> HBaseWriter<'a> {
         self.next += 1;
         let start = self.out.len();
         let located = |e: Error| e.in_field(index, name, start);
-        value.write(self.out).map_err(located)?;
-        let last = index + 1 == self.fields;
-        if last && self.out.as_bytes().get(start) == Some(&BLOB_VAR) {
-            // The last field of a key holds its bytes as they are (HBase's `OrderedBlob`).
-            let raw = blob_var_bytes(&self.out.as_bytes()[start + 1..]).map_err(located)?;
-            self.out.truncate(start);
-            self.out.push(BLOB_COPY);
-            self.out.extend_from_slice(&raw);
-        }
+        if index + 1 == self.fields { value.write(&mut LastField(self.out)) } else { value.write(self.out) }
+            .map_err(located)?;
         if T::DESCENDING {
             if self.out.as_bytes()[start] == BLOB_COPY {
                 if self.out.as_bytes()[start + 1..].contains(&TERM) {
@@ -286,6 +279,23 @@ impl<'a> HBaseWriter<'a> {
             }
         }
         Ok(self)
+    }
+}
+
+/// The key as the last field's writer sees it: what it writes ends the key.
+struct LastField<'a>(&'a mut Key);
+
+impl Sink for LastField<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn write_byte(&mut self, byte: u8) {
+        self.0.push(byte);
+    }
+
+    fn ends_key(&self) -> bool {
+        true
     }
 }
 
@@ -674,8 +684,13 @@ impl Strings for HBase {
 
 impl ByteStrings for HBase {
     fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
-        // The key writer turns this into HBase's `OrderedBlob` when it is the last field.
-        put_blob_var(value, out);
+        if out.ends_key() {
+            // The last field of a key holds its bytes as they are (HBase's `OrderedBlob`).
+            out.write_byte(BLOB_COPY);
+            out.write(value);
+        } else {
+            put_blob_var(value, out);
+        }
         Ok(())
     }
 
