@@ -67,6 +67,19 @@ struct Instance {
     instance: String,
 }
 
+/// The two tables of a copy, and where they are.
+#[derive(clap::Args)]
+struct Tables {
+    #[command(flatten)]
+    instance: Instance,
+    /// The old table.
+    #[arg(long)]
+    source: String,
+    /// The new table.
+    #[arg(long)]
+    target: String,
+}
+
 /// Show the field mapping, what cannot be mapped, the new table's initial splits and, given
 /// the old table, an estimate of its rows.
 #[derive(clap::Args)]
@@ -108,13 +121,7 @@ struct Run {
     #[command(flatten)]
     mapping: Mapping,
     #[command(flatten)]
-    instance: Instance,
-    /// The old table.
-    #[arg(long)]
-    source: String,
-    /// The new table.
-    #[arg(long)]
-    target: String,
+    tables: Tables,
     /// The checkpoint file: created on the first run, continued from on the next.
     #[arg(long)]
     checkpoint: PathBuf,
@@ -143,13 +150,7 @@ struct Verify {
     #[command(flatten)]
     mapping: Mapping,
     #[command(flatten)]
-    instance: Instance,
-    /// The old table.
-    #[arg(long)]
-    source: String,
-    /// The new table.
-    #[arg(long)]
-    target: String,
+    tables: Tables,
     /// Compare the cells of about this many rows of each shard, not of every row.
     #[arg(long)]
     sample: Option<u64>,
@@ -295,16 +296,10 @@ fn print_splits(splits: &Splits) {
 }
 
 /// The migration of `run` and `verify`: shards from the old salt or the old table's sample.
-async fn migration(
-    rekey: Rekey,
-    instance: &Instance,
-    source: &str,
-    target: &str,
-    shards: usize,
-) -> Result<Migration, Failure> {
-    let connection = connect(instance).await?;
-    let old = existing(&connection, source, "old").await?;
-    let new = existing(&connection, target, "new").await?;
+async fn migration(rekey: Rekey, tables: &Tables, shards: usize) -> Result<Migration, Failure> {
+    let connection = connect(&tables.instance).await?;
+    let old = existing(&connection, &tables.source, "old").await?;
+    let new = existing(&connection, &tables.target, "new").await?;
     let salted = rekey.from_schema().salt.is_some();
     let migration = Migration::new(old, new, rekey);
     if salted {
@@ -322,7 +317,7 @@ fn failure(e: MigrateError) -> Failure {
 
 async fn run_copy(args: Run) -> Result<u8, Failure> {
     let rekey = rekey(&args.mapping)?;
-    let migration = migration(rekey, &args.instance, &args.source, &args.target, args.shards)
+    let migration = migration(rekey, &args.tables, args.shards)
         .await?
         .checkpoint(&args.checkpoint)
         .shards_at_once(args.at_once)
@@ -349,7 +344,7 @@ async fn run_copy(args: Run) -> Result<u8, Failure> {
 
 async fn run_verify(args: Verify) -> Result<u8, Failure> {
     let rekey = rekey(&args.mapping)?;
-    let migration = migration(rekey, &args.instance, &args.source, &args.target, args.shards).await?;
+    let migration = migration(rekey, &args.tables, args.shards).await?;
     let report = migration.verify(args.sample).await.map_err(failure)?;
     println!("{report}");
     Ok(if report.is_clean() { 0 } else { 1 })
