@@ -50,21 +50,6 @@ macro_rules! integers {
                 <$ty>::try_from(value).ok()
             }
         }
-
-        impl EncodeText for $ty {
-            const ALPHABET: Option<Alphabet> = Some(if $signed { Alphabet::SIGNED_DIGITS } else { Alphabet::DIGITS });
-
-            #[inline]
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                encode_decimal(out, self.to_i128(), $digits, stringify!($ty))
-            }
-        }
-
-        impl<'de> DecodeText<'de> for $ty {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                narrow(decode_decimal(text, $digits, $signed, stringify!($ty))?)
-            }
-        }
     )*};
 }
 

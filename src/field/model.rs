@@ -19,6 +19,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use crate::field::instant::{self, CalendarDate, Timestamp};
+use crate::field::text::Alphabet;
 use crate::field::{Encoding, Sink};
 
 /// A key format, seen from the field model: what a field reader gets to read one value.
@@ -82,6 +83,24 @@ pub trait FieldType {
             delegating to a field type the format holds"
 )]
 pub trait WriteField<F: ValueFormat>: FieldType {
+    /// The bytes `F` can write for this field, when they are known before any value is: a
+    /// format that does not escape its separator (the delimited one) checks the separator
+    /// against them once, before writing. `None` (the default) when any byte can appear, or
+    /// when the format does not say; such a field is then checked value by value.
+    ///
+    /// A field type takes it from the capability it writes through, so it is always the
+    /// format's word on how it writes that kind of value.
+    ///
+    /// ```
+    /// use rowkey::field::{Alphabet, WriteField};
+    /// use rowkey::format::{DelimitedText, Ordered};
+    ///
+    /// assert_eq!(<u32 as WriteField<DelimitedText>>::ALPHABET, Some(Alphabet::DIGITS));
+    /// assert_eq!(<String as WriteField<DelimitedText>>::ALPHABET, None);
+    /// assert_eq!(<u32 as WriteField<Ordered>>::ALPHABET, None); // the ordered format escapes
+    /// ```
+    const ALPHABET: Option<Alphabet> = None;
+
     /// Writes the field's bytes, before any escaping or framing by the format.
     ///
     /// # Errors
@@ -135,6 +154,10 @@ pub trait ReadField<'de, F: ValueFormat>: FieldType + Sized {
     note = "store the value in an integer type the `{Self}` format holds, such as `i64`"
 )]
 pub trait Ints<I>: ValueFormat {
+    /// The bytes the format writes for an `I`, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const ALPHABET: Option<Alphabet> = None;
+
     /// Writes an integer's bytes.
     ///
     /// # Errors
@@ -200,6 +223,10 @@ pub trait Floats<T>: ValueFormat {
     note = "store it as an integer type the `{Self}` format holds (`0` or `1`)"
 )]
 pub trait Bools: ValueFormat {
+    /// The bytes the format writes for a bool, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const ALPHABET: Option<Alphabet> = None;
+
     /// Writes a bool's bytes.
     ///
     /// # Errors
@@ -341,6 +368,10 @@ pub trait ByteStrings: ValueFormat {
     note = "give the field a value that stands for \"none\" (such as an empty string or 0)"
 )]
 pub trait Options: ValueFormat {
+    /// Whether `None` is no bytes at all and `Some(v)` is `v`'s bytes as they are, so that an
+    /// optional field has its value's [alphabet](WriteField::ALPHABET). `false` by default.
+    const NONE_IS_EMPTY: bool = false;
+
     /// Writes `None`, or the value.
     ///
     /// # Errors

@@ -24,6 +24,8 @@ impl<T: FieldType> FieldType for Option<T> {
 }
 
 impl<F: Options, T: WriteField<F>> WriteField<F> for Option<T> {
+    const ALPHABET: Option<crate::field::Alphabet> = if F::NONE_IS_EMPTY { T::ALPHABET } else { None };
+
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         const {
             assert!(

@@ -29,8 +29,12 @@
 
 use std::borrow::Cow;
 
+use std::num::NonZero;
+
 use crate::error::{Error, Result};
-use crate::field::{BigEndian, Encoding, Sink};
+use crate::field::{BigEndian, Encoding, FieldType, ReadField, Sink, WriteField};
+use crate::format::DelimitedText;
+use crate::transform::BitReversed;
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -123,110 +127,44 @@ impl<T: EncodeText + ?Sized> EncodeText for &T {
     }
 }
 
-macro_rules! open_text {
-    ($($ty:ty),*) => {$(
+// Field types on the field model: their text is the one `DelimitedText` writes for their kind
+// of value, so these impls only pass it on, for the keys, scans and schemas that still name
+// `EncodeText` / `DecodeText`.
+macro_rules! text_from_model {
+    ($de:lifetime; $($ty:ty),*) => {$(
         impl EncodeText for $ty {
-            const ALPHABET: Option<Alphabet> = None;
+            const ALPHABET: Option<Alphabet> = <$ty as WriteField<DelimitedText>>::ALPHABET;
+            const ENCODING: Encoding = <$ty as FieldType>::ENCODING;
 
-            #[inline]
+            #[inline(always)]
             fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                out.write(AsRef::<[u8]>::as_ref(self));
-                Ok(())
+                WriteField::<DelimitedText>::write(self, out)
             }
         }
     )*};
 }
 
-open_text!(str, String, [u8], Vec<u8>, Cow<'_, [u8]>);
-
-impl EncodeText for Cow<'_, str> {
-    const ALPHABET: Option<Alphabet> = None;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.as_bytes());
-        Ok(())
-    }
-}
-
-impl EncodeText for char {
-    const ALPHABET: Option<Alphabet> = None;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.encode_utf8(&mut [0; 4]).as_bytes());
-        Ok(())
-    }
-}
-
-fn utf8<'de>(ty: &'static str, text: &'de [u8]) -> Result<&'de str> {
-    super::utf8::to_str(text)
-        .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.valid_up_to())))
-}
-
-impl<'de> DecodeText<'de> for &'de str {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        utf8("&str", text)
-    }
-}
-
-impl<'de> DecodeText<'de> for String {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        utf8("String", text).map(str::to_owned)
-    }
-}
-
-impl<'de> DecodeText<'de> for Cow<'de, str> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        utf8("Cow<str>", text).map(Cow::Borrowed)
-    }
-}
-
-impl<'de> DecodeText<'de> for char {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        let s = utf8("char", text)?;
-        let mut chars = s.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Ok(c),
-            _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", s.chars().count()))),
+macro_rules! text_to_model {
+    ($de:lifetime; $($ty:ty),*) => {$(
+        impl<$de> DecodeText<$de> for $ty {
+            #[inline(always)]
+            fn decode_text(text: &$de [u8]) -> Result<Self> {
+                <$ty as ReadField<$de, DelimitedText>>::read(text)
+            }
         }
-    }
+    )*};
 }
 
-impl<'de> DecodeText<'de> for &'de [u8] {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Ok(text)
-    }
-}
-
-impl<'de> DecodeText<'de> for Vec<u8> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Ok(text.to_vec())
-    }
-}
-
-impl<'de> DecodeText<'de> for Cow<'de, [u8]> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Ok(Cow::Borrowed(text))
-    }
-}
-
-impl EncodeText for bool {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::BOOL);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(if *self { b"true" } else { b"false" });
-        Ok(())
-    }
-}
-
-impl<'de> DecodeText<'de> for bool {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        match text {
-            b"false" => Ok(false),
-            b"true" => Ok(true),
-            _ => Err(Error::invalid("bool", "expected `false` or `true`")),
-        }
-    }
-}
+text_from_model!('de; u8, u16, u32, u64, usize, u128, i8, i16, i32, i64, isize, i128, bool, char);
+text_from_model!('de; str, String, Cow<'_, str>, [u8], Vec<u8>, Cow<'_, [u8]>);
+text_from_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
+text_from_model!('de; NonZero<i8>, NonZero<i16>, NonZero<i32>, NonZero<i64>, NonZero<i128>, NonZero<isize>);
+text_from_model!('de; BitReversed<i64>, BitReversed<u64>);
+text_to_model!('de; u8, u16, u32, u64, usize, u128, i8, i16, i32, i64, isize, i128, bool, char);
+text_to_model!('de; &'de str, String, Cow<'de, str>, &'de [u8], Vec<u8>, Cow<'de, [u8]>);
+text_to_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
+text_to_model!('de; NonZero<i8>, NonZero<i16>, NonZero<i32>, NonZero<i64>, NonZero<i128>, NonZero<isize>);
+text_to_model!('de; BitReversed<i64>, BitReversed<u64>);
 
 /// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
 /// empty (an empty string) would read back as `None`, so it is refused.

@@ -53,6 +53,8 @@ macro_rules! bit_reversed {
         impl FieldType for BitReversed<$ty> {}
 
         impl<F: Ints<$ty>> WriteField<F> for BitReversed<$ty> {
+            const ALPHABET: Option<Alphabet> = <F as Ints<$ty>>::ALPHABET;
+
             fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
                 F::write_int(self.stored(), out)
             }
@@ -65,19 +67,6 @@ macro_rules! bit_reversed {
             }
         }
 
-        impl EncodeText for BitReversed<$ty> {
-            const ALPHABET: Option<Alphabet> = <$ty as EncodeText>::ALPHABET;
-
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                self.stored().encode_text(out)
-            }
-        }
-
-        impl<'de> DecodeText<'de> for BitReversed<$ty> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                <$ty>::decode_text(text).map(|v| BitReversed($reverse(v)))
-            }
-        }
     )*};
 }
 

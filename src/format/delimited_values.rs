@@ -1,0 +1,167 @@
+//! The delimited format as a [`ValueFormat`]: [`DelimitedText`] and the text it writes for
+//! each kind of value, with that text's [`Alphabet`] when it is known in advance.
+//!
+//! The field types say what value they are; this file says how the delimited format writes
+//! it. The capabilities call the text codecs beside the field types, so a value written
+//! through the model has exactly the text it had before.
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Result};
+use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
+use crate::field::text::Alphabet;
+use crate::field::wide::{read_i128_text, read_u128_text, write_i128_text, write_u128_text};
+use crate::field::{Bools, ByteStrings, Ints, Sink, Strings, ValueFormat};
+
+/// The delimited (text) format, Bigtable's `Struct.DelimitedBytes`, as a type parameter of
+/// the field model: [`WriteField<DelimitedText>`](crate::field::WriteField) and
+/// [`ReadField<'de, DelimitedText>`](crate::field::ReadField) are its field types.
+///
+/// A field reader gets the field's text, already cut from the key at its delimiters. The
+/// delimiter itself, and the check that no field holds a byte at or below it, stay with
+/// [`Delimited`](crate::format::Delimited).
+///
+/// ```
+/// use rowkey::field::{ReadField, WriteField};
+/// use rowkey::format::DelimitedText;
+///
+/// let mut text = Vec::new();
+/// WriteField::<DelimitedText>::write(&-1i16, &mut text)?;
+/// assert_eq!(text, b"-99998");
+/// assert_eq!(<i16 as ReadField<'_, DelimitedText>>::read(b"-99998")?, -1);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DelimitedText;
+
+impl ValueFormat for DelimitedText {
+    type Input<'r, 'de>
+        = &'de [u8]
+    where
+        'de: 'r;
+}
+
+// Zero-padded decimal, the width of the type's largest value; a negative value is `-` and
+// the nines' complement, so that it sorts before every non-negative one.
+macro_rules! decimal_ints {
+    ($($ty:ty),*) => {$(
+        impl Ints<$ty> for DelimitedText {
+            const ALPHABET: Option<Alphabet> =
+                Some(if <$ty as Integer>::SIGNED { Alphabet::SIGNED_DIGITS } else { Alphabet::DIGITS });
+
+            #[inline]
+            fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
+                encode_decimal(out, value.to_i128(), <$ty as Integer>::DIGITS, <$ty as Integer>::NAME)
+            }
+
+            #[inline]
+            fn read_int(text: &[u8]) -> Result<$ty> {
+                let (digits, signed) = (<$ty as Integer>::DIGITS, <$ty as Integer>::SIGNED);
+                narrow(decode_decimal(text, digits, signed, <$ty as Integer>::NAME)?)
+            }
+        }
+    )*};
+}
+
+decimal_ints!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+// 39 digits, as the narrower integers but beyond the 64 bits their codec holds.
+impl Ints<u128> for DelimitedText {
+    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+
+    fn write_int<S: Sink>(value: u128, out: &mut S) -> Result<()> {
+        write_u128_text(value, out);
+        Ok(())
+    }
+
+    fn read_int(text: &[u8]) -> Result<u128> {
+        read_u128_text(text)
+    }
+}
+
+impl Ints<i128> for DelimitedText {
+    const ALPHABET: Option<Alphabet> = Some(Alphabet::SIGNED_DIGITS);
+
+    fn write_int<S: Sink>(value: i128, out: &mut S) -> Result<()> {
+        write_i128_text(value, out);
+        Ok(())
+    }
+
+    fn read_int(text: &[u8]) -> Result<i128> {
+        read_i128_text(text)
+    }
+}
+
+impl Bools for DelimitedText {
+    const ALPHABET: Option<Alphabet> = Some(Alphabet::BOOL);
+
+    #[inline]
+    fn write_bool<S: Sink>(value: bool, out: &mut S) -> Result<()> {
+        out.write(if value { b"true" } else { b"false" });
+        Ok(())
+    }
+
+    fn read_bool(text: &[u8]) -> Result<bool> {
+        match text {
+            b"false" => Ok(false),
+            b"true" => Ok(true),
+            _ => Err(Error::invalid("bool", "expected `false` or `true`")),
+        }
+    }
+}
+
+fn utf8<'de>(ty: &'static str, text: &'de [u8]) -> Result<&'de str> {
+    crate::field::utf8::to_str(text)
+        .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.valid_up_to())))
+}
+
+// Text as it is: its bytes are open, so the writer checks each value against the delimiter.
+impl Strings for DelimitedText {
+    #[inline]
+    fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()> {
+        out.write(value.as_bytes());
+        Ok(())
+    }
+
+    fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()> {
+        out.write(value.encode_utf8(&mut [0; 4]).as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn read_str<'r, 'de: 'r>(text: &'de [u8], ty: &'static str) -> Result<Cow<'de, str>> {
+        utf8(ty, text).map(Cow::Borrowed)
+    }
+
+    #[inline]
+    fn read_string(text: &[u8], ty: &'static str) -> Result<String> {
+        utf8(ty, text).map(str::to_owned)
+    }
+
+    fn read_char(text: &[u8]) -> Result<char> {
+        let s = utf8("char", text)?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", s.chars().count()))),
+        }
+    }
+}
+
+// Bytes as they are, checked value by value as text is.
+impl ByteStrings for DelimitedText {
+    #[inline]
+    fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
+        out.write(value);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_bytes<'r, 'de: 'r>(text: &'de [u8], _ty: &'static str) -> Result<Cow<'de, [u8]>> {
+        Ok(Cow::Borrowed(text))
+    }
+
+    fn read_array<const N: usize>(text: &[u8], ty: &'static str) -> Result<[u8; N]> {
+        crate::field::bytes::array_from(text, ty)
+    }
+}
