@@ -103,7 +103,7 @@ pub(crate) mod duration;
 pub(crate) mod float;
 #[cfg(feature = "hashed")]
 mod hashed;
-mod hex;
+pub(crate) mod hex;
 pub(crate) mod instant;
 pub(crate) mod int;
 pub(crate) mod ip;
@@ -130,13 +130,13 @@ use smallvec::SmallVec;
 use crate::error::Result;
 use crate::key::Key;
 
-pub use decimal::{Integer, Padded};
+pub use decimal::{Decimals, Integer, Padded};
 pub use desc::Desc;
 #[doc(inline)]
 pub use description::{DateSpec, Encoding, TimeSpec};
 #[cfg(feature = "hashed")]
 pub use hashed::{HashKey, HashWidth, Hashed};
-pub use hex::Hex;
+pub use hex::{Hex, HexText};
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
@@ -146,7 +146,7 @@ pub use model::{
 };
 pub use nested::Nested;
 pub use numeric::{Numeric, Numerics};
-pub use reversed::Reversed;
+pub use reversed::{Reversed, ReversedInts};
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;

@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use std::num::NonZero;
 
 use crate::error::{Error, Result};
-use crate::field::{BigEndian, Encoding, FieldType, ReadField, Sink, WriteField};
+use crate::field::{BigEndian, Encoding, FieldType, Hex, Integer, Padded, ReadField, Reversed, Sink, WriteField};
 use crate::format::DelimitedText;
 use crate::transform::BitReversed;
 
@@ -165,6 +165,73 @@ text_to_model!('de; &'de str, String, Cow<'de, str>, &'de [u8], Vec<u8>, Cow<'de
 text_to_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
 text_to_model!('de; NonZero<i8>, NonZero<i16>, NonZero<i32>, NonZero<i64>, NonZero<i128>, NonZero<isize>);
 text_to_model!('de; BitReversed<i64>, BitReversed<u64>);
+
+impl<T: Integer> EncodeText for Reversed<T> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+impl<'de, T: Integer> DecodeText<'de> for Reversed<T> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
+impl<T: Integer, const W: usize> EncodeText for Padded<T, W> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+impl<'de, T: Integer, const W: usize> DecodeText<'de> for Padded<T, W> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
+impl<T: Integer> EncodeText for Hex<T> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+impl<'de, T: Integer> DecodeText<'de> for Hex<T> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
+impl<const N: usize> EncodeText for Hex<[u8; N]> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+impl<'de, const N: usize> DecodeText<'de> for Hex<[u8; N]> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
+text_from_model!('de; Hex<Vec<u8>>, Hex<&[u8]>);
+text_to_model!('de; Hex<Vec<u8>>);
 
 /// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
 /// empty (an empty string) would read back as `None`, so it is refused.

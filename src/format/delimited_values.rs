@@ -9,9 +9,10 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
+use crate::field::hex::{read_hex, write_hex};
 use crate::field::text::Alphabet;
 use crate::field::wide::{read_i128_text, read_u128_text, write_i128_text, write_u128_text};
-use crate::field::{Bools, ByteStrings, Ints, Sink, Strings, ValueFormat};
+use crate::field::{Bools, ByteStrings, Decimals, HexText, Ints, ReversedInts, Sink, Strings, ValueFormat};
 
 /// The delimited (text) format, Bigtable's `Struct.DelimitedBytes`, as a type parameter of
 /// the field model: [`WriteField<DelimitedText>`](crate::field::WriteField) and
@@ -163,5 +164,55 @@ impl ByteStrings for DelimitedText {
 
     fn read_array<const N: usize>(text: &[u8], ty: &'static str) -> Result<[u8; N]> {
         crate::field::bytes::array_from(text, ty)
+    }
+}
+
+// Decimal of a chosen width (`Padded`), written as the integers are.
+impl Decimals for DelimitedText {
+    const DIGITS_ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+    const SIGNED_DIGITS_ALPHABET: Option<Alphabet> = Some(Alphabet::SIGNED_DIGITS);
+
+    #[inline]
+    fn write_decimal<S: Sink>(value: i128, width: usize, ty: &'static str, out: &mut S) -> Result<()> {
+        encode_decimal(out, value, width, ty)
+    }
+
+    #[inline]
+    fn read_decimal(text: &[u8], width: usize, signed: bool, ty: &'static str) -> Result<i128> {
+        decode_decimal(text, width, signed, ty)
+    }
+}
+
+// Lowercase hex, two digits a byte; an integer's width is checked before its digits.
+impl HexText for DelimitedText {
+    const HEX_ALPHABET: Option<Alphabet> = Some(Alphabet::HEX);
+
+    #[inline]
+    fn write_hex<S: Sink>(bytes: &[u8], out: &mut S) -> Result<()> {
+        write_hex(out, bytes);
+        Ok(())
+    }
+
+    fn read_hex(text: &[u8], len: Option<usize>, ty: &'static str) -> Result<Vec<u8>> {
+        if let Some(len) = len
+            && text.len() != 2 * len
+        {
+            return Err(Error::invalid(ty, format!("expected {} hex digits, found {} bytes", 2 * len, text.len())));
+        }
+        read_hex(text, ty)
+    }
+}
+
+// `MAX - v` in the decimal width of the type, never negative: the text Java services write
+// with `Long.MAX_VALUE - ts`.
+impl ReversedInts for DelimitedText {
+    const REVERSED_ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+
+    fn write_reversed<T: Integer, S: Sink>(stored: i128, out: &mut S) -> Result<()> {
+        encode_decimal(out, stored, T::DIGITS, T::NAME)
+    }
+
+    fn read_reversed<T: Integer>(text: &[u8]) -> Result<i128> {
+        decode_decimal(text, T::DIGITS, false, T::NAME)
     }
 }

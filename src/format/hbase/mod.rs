@@ -748,6 +748,7 @@ impl Uuids for HBase {
 impl Instants for HBase {}
 impl SystemTimes for HBase {}
 impl Durations for HBase {}
+impl crate::field::ReversedInts for HBase {}
 impl Addrs for HBase {}
 
 impl<'de> HBaseKey<'de> for () {
