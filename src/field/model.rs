@@ -426,6 +426,12 @@ pub trait Descending: ValueFormat {}
     note = "store the identifier as `u128` (`Uuid::as_u128`) or as `[u8; 16]`"
 )]
 pub trait Uuids: ValueFormat {
+    /// The bytes a `uuid::Uuid`'s field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const UUID_ALPHABET: Option<Alphabet> = None;
+    /// The bytes a `ulid::Ulid`'s field holds, when known in advance.
+    const ULID_ALPHABET: Option<Alphabet> = None;
+
     /// Writes an identifier's 16 bytes.
     ///
     /// # Errors
@@ -439,6 +445,27 @@ pub trait Uuids: ValueFormat {
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not an identifier.
     fn read_id(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]>;
+
+    /// Writes a ULID's 16 bytes: by default as any identifier's; a format that writes a ULID
+    /// in a form of its own (its text, say) overrides it.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_id`](Self::write_id).
+    #[inline(always)]
+    fn write_ulid<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+        Self::write_id(value, out)
+    }
+
+    /// Reads a ULID's 16 bytes back.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_id`](Self::read_id).
+    #[inline(always)]
+    fn read_ulid(input: Self::Input<'_, '_>) -> Result<[u8; 16]> {
+        Self::read_id(input, "Ulid")
+    }
 }
 
 /// A format that holds instants and dates: every [`Timestamp`] type (at microseconds, or at
@@ -563,6 +590,10 @@ pub trait SystemTimes: Ints<i64> {}
     note = "store the nanoseconds as a `u64` or `u128`"
 )]
 pub trait Durations: ByteStrings {
+    /// The bytes a duration's field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const DURATION_ALPHABET: Option<Alphabet> = None;
+
     /// Writes a duration.
     ///
     /// # Errors
@@ -605,6 +636,14 @@ pub trait Durations: ByteStrings {
     note = "store an IPv4 address as a `u32` and an IPv6 one as a `u128` (`u32::from(ip)`)"
 )]
 pub trait Addrs: ByteStrings {
+    /// The bytes an `Ipv4Addr`'s field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const IPV4_ALPHABET: Option<Alphabet> = None;
+    /// The bytes an `Ipv6Addr`'s field holds, when known in advance.
+    const IPV6_ALPHABET: Option<Alphabet> = None;
+    /// The bytes an `IpAddr`'s field holds, when known in advance.
+    const IP_ALPHABET: Option<Alphabet> = None;
+
     /// Writes an IPv4 address.
     ///
     /// # Errors

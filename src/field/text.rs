@@ -29,7 +29,9 @@
 
 use std::borrow::Cow;
 
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::num::NonZero;
+use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::field::{BigEndian, Encoding, FieldType, Hex, Integer, Padded, ReadField, Reversed, Sink, WriteField};
@@ -232,6 +234,16 @@ impl<'de, const N: usize> DecodeText<'de> for Hex<[u8; N]> {
 
 text_from_model!('de; Hex<Vec<u8>>, Hex<&[u8]>);
 text_to_model!('de; Hex<Vec<u8>>);
+text_from_model!('de; Ipv4Addr, Ipv6Addr, IpAddr, Duration);
+text_to_model!('de; Ipv4Addr, Ipv6Addr, IpAddr, Duration);
+#[cfg(feature = "uuid")]
+text_from_model!('de; ::uuid::Uuid);
+#[cfg(feature = "uuid")]
+text_to_model!('de; ::uuid::Uuid);
+#[cfg(feature = "ulid")]
+text_from_model!('de; ::ulid::Ulid);
+#[cfg(feature = "ulid")]
+text_to_model!('de; ::ulid::Ulid);
 
 /// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
 /// empty (an empty string) would read back as `None`, so it is refused.

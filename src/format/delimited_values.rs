@@ -6,13 +6,21 @@
 //! through the model has exactly the text it had before.
 
 use std::borrow::Cow;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
 use crate::field::hex::{read_hex, write_hex};
+use crate::field::ip::{
+    IP_ALPHABET, V4_ALPHABET, V6_ALPHABET, parse_ip_text, parse_v4, parse_v6, write_ip_text, write_v4, write_v6,
+};
 use crate::field::text::Alphabet;
 use crate::field::wide::{read_i128_text, read_u128_text, write_i128_text, write_u128_text};
-use crate::field::{Bools, ByteStrings, Decimals, HexText, Ints, ReversedInts, Sink, Strings, ValueFormat};
+use crate::field::{
+    Addrs, Bools, ByteStrings, Decimals, Durations, HexText, Ints, ReversedInts, Sink, Strings, Uuids, ValueFormat,
+    duration, ulid, uuid,
+};
 
 /// The delimited (text) format, Bigtable's `Struct.DelimitedBytes`, as a type parameter of
 /// the field model: [`WriteField<DelimitedText>`](crate::field::WriteField) and
@@ -214,5 +222,78 @@ impl ReversedInts for DelimitedText {
 
     fn read_reversed<T: Integer>(text: &[u8]) -> Result<i128> {
         decode_decimal(text, T::DIGITS, false, T::NAME)
+    }
+}
+
+// Hyphenated lowercase hex for a UUID, uppercase Crockford base32 for a ULID.
+impl Uuids for DelimitedText {
+    const UUID_ALPHABET: Option<Alphabet> = Some(uuid::TEXT_ALPHABET);
+    const ULID_ALPHABET: Option<Alphabet> = Some(ulid::TEXT_ALPHABET);
+
+    fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+        out.write(&uuid::write_text(value));
+        Ok(())
+    }
+
+    fn read_id(text: &[u8], ty: &'static str) -> Result<[u8; 16]> {
+        uuid::parse_text(text, ty)
+    }
+
+    fn write_ulid<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+        out.write(&ulid::write_text(u128::from_be_bytes(*value)));
+        Ok(())
+    }
+
+    fn read_ulid(text: &[u8]) -> Result<[u8; 16]> {
+        ulid::parse_text(text, "Ulid").map(u128::to_be_bytes)
+    }
+}
+
+// 20 digits of seconds, `.`, 9 of nanoseconds.
+impl Durations for DelimitedText {
+    const DURATION_ALPHABET: Option<Alphabet> = Some(duration::TEXT_ALPHABET);
+
+    fn write_duration<S: Sink>(value: Duration, out: &mut S) -> Result<()> {
+        duration::write_text(value, out);
+        Ok(())
+    }
+
+    fn read_duration(text: &[u8]) -> Result<Duration> {
+        duration::from_text(text)
+    }
+}
+
+// Every part of an address at its full width (`010.000.000.001`, four hex digits a group), so
+// that text order is address order; an `IpAddr` leads with `4-` or `6-`.
+impl Addrs for DelimitedText {
+    const IPV4_ALPHABET: Option<Alphabet> = Some(V4_ALPHABET);
+    const IPV6_ALPHABET: Option<Alphabet> = Some(V6_ALPHABET);
+    const IP_ALPHABET: Option<Alphabet> = Some(IP_ALPHABET);
+
+    fn write_ipv4<S: Sink>(value: Ipv4Addr, out: &mut S) -> Result<()> {
+        out.write(&write_v4(value));
+        Ok(())
+    }
+
+    fn read_ipv4(text: &[u8]) -> Result<Ipv4Addr> {
+        parse_v4(text, "Ipv4Addr")
+    }
+
+    fn write_ipv6<S: Sink>(value: Ipv6Addr, out: &mut S) -> Result<()> {
+        out.write(&write_v6(value));
+        Ok(())
+    }
+
+    fn read_ipv6(text: &[u8]) -> Result<Ipv6Addr> {
+        parse_v6(text, "Ipv6Addr")
+    }
+
+    fn write_ip<S: Sink>(value: IpAddr, out: &mut S) -> Result<()> {
+        write_ip_text(value, out);
+        Ok(())
+    }
+
+    fn read_ip(text: &[u8]) -> Result<IpAddr> {
+        parse_ip_text(text)
     }
 }
