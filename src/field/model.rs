@@ -492,6 +492,12 @@ pub trait Uuids: ValueFormat {
     note = "store the microseconds from 1970 as an `i64`"
 )]
 pub trait Instants: Ints<i64> + Ints<i128> {
+    /// The bytes an instant's or a date's field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const TIME_ALPHABET: Option<Alphabet> = None;
+    /// The bytes a [`Reversed`](crate::field::Reversed) instant's or date's field holds.
+    const REVERSED_TIME_ALPHABET: Option<Alphabet> = None;
+
     /// Writes an instant at microsecond precision.
     ///
     /// # Errors
@@ -547,6 +553,44 @@ pub trait Instants: Ints<i64> + Ints<i128> {
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the day is outside `T`'s range.
     fn read_date<T: CalendarDate>(input: Self::Input<'_, '_>) -> Result<T> {
         instant::from_days_checked(<Self as Ints<i64>>::read_int(input)?)
+    }
+
+    /// Writes a [`Reversed`](crate::field::Reversed) instant: `i64::MAX` minus its
+    /// microseconds, as the format's `i64`.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_instant`](Self::write_instant), and for an instant before 1970.
+    fn write_reversed_instant<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(instant::reversed_micros(value)?, out)
+    }
+
+    /// Reads an instant written by [`write_reversed_instant`](Self::write_reversed_instant).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the value is outside `T`'s range.
+    fn read_reversed_instant<T: Timestamp>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::unreversed_micros(<Self as Ints<i64>>::read_int(input)?.into())
+    }
+
+    /// Writes a [`Reversed`](crate::field::Reversed) date: `i32::MAX` minus its days, as the
+    /// format's `i64`.
+    ///
+    /// # Errors
+    ///
+    /// For a date before 1970.
+    fn write_reversed_date<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(instant::reversed_days(value)?, out)
+    }
+
+    /// Reads a date written by [`write_reversed_date`](Self::write_reversed_date).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the day is outside `T`'s range.
+    fn read_reversed_date<T: CalendarDate>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::unreversed_days(<Self as Ints<i64>>::read_int(input)?.into())
     }
 }
 

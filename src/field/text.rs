@@ -34,7 +34,9 @@ use std::num::NonZero;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::field::{BigEndian, Encoding, FieldType, Hex, Integer, Padded, ReadField, Reversed, Sink, WriteField};
+use crate::field::{
+    BigEndian, Encoding, FieldType, Hex, Integer, Nanos, Padded, ReadField, Reversed, Sink, Timestamp, WriteField,
+};
 use crate::format::DelimitedText;
 use crate::transform::BitReversed;
 
@@ -236,6 +238,48 @@ text_from_model!('de; Hex<Vec<u8>>, Hex<&[u8]>);
 text_to_model!('de; Hex<Vec<u8>>);
 text_from_model!('de; Ipv4Addr, Ipv6Addr, IpAddr, Duration);
 text_to_model!('de; Ipv4Addr, Ipv6Addr, IpAddr, Duration);
+#[cfg(feature = "chrono")]
+text_from_model!('de; ::chrono::DateTime<::chrono::Utc>, ::chrono::DateTime<::chrono::FixedOffset>, ::chrono::NaiveDateTime, ::chrono::NaiveDate);
+#[cfg(feature = "chrono")]
+text_to_model!('de; ::chrono::DateTime<::chrono::Utc>, ::chrono::DateTime<::chrono::FixedOffset>, ::chrono::NaiveDateTime, ::chrono::NaiveDate);
+#[cfg(feature = "chrono")]
+text_from_model!('de; Reversed<::chrono::DateTime<::chrono::Utc>>, Reversed<::chrono::DateTime<::chrono::FixedOffset>>, Reversed<::chrono::NaiveDateTime>, Reversed<::chrono::NaiveDate>);
+#[cfg(feature = "chrono")]
+text_to_model!('de; Reversed<::chrono::DateTime<::chrono::Utc>>, Reversed<::chrono::DateTime<::chrono::FixedOffset>>, Reversed<::chrono::NaiveDateTime>, Reversed<::chrono::NaiveDate>);
+#[cfg(feature = "time")]
+text_from_model!('de; ::time::OffsetDateTime, ::time::UtcDateTime, ::time::PrimitiveDateTime, ::time::Date);
+#[cfg(feature = "time")]
+text_to_model!('de; ::time::OffsetDateTime, ::time::UtcDateTime, ::time::PrimitiveDateTime, ::time::Date);
+#[cfg(feature = "time")]
+text_from_model!('de; Reversed<::time::OffsetDateTime>, Reversed<::time::UtcDateTime>, Reversed<::time::PrimitiveDateTime>, Reversed<::time::Date>);
+#[cfg(feature = "time")]
+text_to_model!('de; Reversed<::time::OffsetDateTime>, Reversed<::time::UtcDateTime>, Reversed<::time::PrimitiveDateTime>, Reversed<::time::Date>);
+#[cfg(feature = "jiff")]
+text_from_model!('de; ::jiff::Timestamp, ::jiff::civil::DateTime, ::jiff::civil::Date);
+#[cfg(feature = "jiff")]
+text_to_model!('de; ::jiff::Timestamp, ::jiff::civil::DateTime, ::jiff::civil::Date);
+#[cfg(feature = "jiff")]
+text_from_model!('de; Reversed<::jiff::Timestamp>, Reversed<::jiff::civil::DateTime>, Reversed<::jiff::civil::Date>);
+#[cfg(feature = "jiff")]
+text_to_model!('de; Reversed<::jiff::Timestamp>, Reversed<::jiff::civil::DateTime>, Reversed<::jiff::civil::Date>);
+
+impl<T: Timestamp> EncodeText for Nanos<T> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+    const ENCODING: Encoding = <Self as FieldType>::ENCODING;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+impl<'de, T: Timestamp> DecodeText<'de> for Nanos<T> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
 #[cfg(feature = "uuid")]
 text_from_model!('de; ::uuid::Uuid);
 #[cfg(feature = "uuid")]

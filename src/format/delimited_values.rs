@@ -12,14 +12,15 @@ use std::time::Duration;
 use crate::error::{Error, Result};
 use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
 use crate::field::hex::{read_hex, write_hex};
+use crate::field::instant::{self, CalendarDate, Timestamp};
 use crate::field::ip::{
     IP_ALPHABET, V4_ALPHABET, V6_ALPHABET, parse_ip_text, parse_v4, parse_v6, write_ip_text, write_v4, write_v6,
 };
 use crate::field::text::Alphabet;
 use crate::field::wide::{read_i128_text, read_u128_text, write_i128_text, write_u128_text};
 use crate::field::{
-    Addrs, Bools, ByteStrings, Decimals, Durations, HexText, Ints, ReversedInts, Sink, Strings, Uuids, ValueFormat,
-    duration, ulid, uuid,
+    Addrs, Bools, ByteStrings, Decimals, Durations, HexText, Instants, Ints, ReversedInts, Sink, Strings, Uuids,
+    ValueFormat, duration, ulid, uuid,
 };
 
 /// The delimited (text) format, Bigtable's `Struct.DelimitedBytes`, as a type parameter of
@@ -295,5 +296,52 @@ impl Addrs for DelimitedText {
 
     fn read_ip(text: &[u8]) -> Result<IpAddr> {
         parse_ip_text(text)
+    }
+}
+
+// RFC 3339 in UTC with six fraction digits (nine for `Nanos`), a date as `YYYY-MM-DD`; a
+// reversed one as the decimal of its stored value, 19 digits for instants and 10 for dates.
+impl Instants for DelimitedText {
+    const TIME_ALPHABET: Option<Alphabet> = Some(instant::TIME_ALPHABET);
+    const REVERSED_TIME_ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
+
+    fn write_instant<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        instant::encode_micros_text(value, out)
+    }
+
+    fn read_instant<T: Timestamp>(text: &[u8]) -> Result<T> {
+        instant::decode_micros_text(text)
+    }
+
+    fn write_nanos<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        instant::encode_nanos_text(value, out)
+    }
+
+    fn read_nanos<T: Timestamp>(text: &[u8]) -> Result<T> {
+        instant::decode_nanos_text(text)
+    }
+
+    fn write_date<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        instant::encode_date_text(value, out)
+    }
+
+    fn read_date<T: CalendarDate>(text: &[u8]) -> Result<T> {
+        instant::decode_date_text(text)
+    }
+
+    fn write_reversed_instant<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        instant::encode_reversed_micros_text(value, out)
+    }
+
+    fn read_reversed_instant<T: Timestamp>(text: &[u8]) -> Result<T> {
+        instant::decode_reversed_micros_text(text)
+    }
+
+    fn write_reversed_date<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        instant::encode_reversed_days_text(value, out)
+    }
+
+    fn read_reversed_date<T: CalendarDate>(text: &[u8]) -> Result<T> {
+        instant::decode_reversed_days_text(text)
     }
 }
