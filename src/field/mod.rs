@@ -102,7 +102,7 @@ pub(crate) mod description;
 pub(crate) mod duration;
 pub(crate) mod float;
 #[cfg(feature = "hashed")]
-mod hashed;
+pub(crate) mod hashed;
 pub(crate) mod hex;
 pub(crate) mod instant;
 pub(crate) mod int;
@@ -135,7 +135,7 @@ pub use desc::Desc;
 #[doc(inline)]
 pub use description::{DateSpec, Encoding, TimeSpec};
 #[cfg(feature = "hashed")]
-pub use hashed::{HashKey, HashWidth, Hashed};
+pub use hashed::{Digests, HashKey, HashWidth, Hashed};
 pub use hex::{Hex, HexText};
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;

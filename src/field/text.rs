@@ -33,12 +33,12 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::num::NonZero;
 use std::time::Duration;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::field::{
     BigEndian, Encoding, FieldType, Hex, Integer, Nanos, Padded, ReadField, Reversed, Sink, Timestamp, WriteField,
 };
 use crate::format::DelimitedText;
-use crate::transform::BitReversed;
+use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -301,41 +301,20 @@ text_to_model!('de; ::ulid::Ulid);
 /// assert!(hash.to_key(&(Some(""),)).is_err());
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-impl<T: EncodeText> EncodeText for Option<T> {
-    const ALPHABET: Option<Alphabet> = T::ALPHABET;
-    const ENCODING: Encoding = T::ENCODING;
+impl<T: WriteField<DelimitedText>> EncodeText for Option<T> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+    const ENCODING: Encoding = <Self as FieldType>::ENCODING;
 
+    #[inline(always)]
     fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let Some(value) = self else { return Ok(()) };
-        let mut counted = Counting { inner: out, written: 0 };
-        value.encode_text(&mut counted)?;
-        if counted.written == 0 {
-            return Err(Error::unencodable(
-                "Option",
-                "Some of an empty value would read back as None in a delimited key; \
-                 use the ordered format, which tells them apart, or a non-empty value",
-            ));
-        }
-        Ok(())
+        WriteField::<DelimitedText>::write(self, out)
     }
 }
 
-impl<'de, T: DecodeText<'de>> DecodeText<'de> for Option<T> {
+impl<'de, T: ReadField<'de, DelimitedText>> DecodeText<'de> for Option<T> {
+    #[inline(always)]
     fn decode_text(text: &'de [u8]) -> Result<Self> {
-        if text.is_empty() { Ok(None) } else { T::decode_text(text).map(Some) }
-    }
-}
-
-/// Passes bytes through, counting them.
-struct Counting<'a, S> {
-    inner: &'a mut S,
-    written: usize,
-}
-
-impl<S: Sink> Sink for Counting<'_, S> {
-    fn write(&mut self, bytes: &[u8]) {
-        self.written += bytes.len();
-        self.inner.write(bytes);
+        <Self as ReadField<'de, DelimitedText>>::read(text)
     }
 }
 
@@ -343,26 +322,71 @@ impl<S: Sink> Sink for Counting<'_, S> {
 // key most values are refused (any byte at or below the delimiter); this exists for keys
 // that Java code wrote with `Bytes.toBytes(long)` through
 // [`Delimited::unchecked`](crate::format::Delimited::unchecked).
-macro_rules! big_endian_text {
-    ($($ty:ty),*) => {$(
-        impl EncodeText for BigEndian<$ty> {
-            const ALPHABET: Option<Alphabet> = None;
+text_from_model!('de; BigEndian<i8>, BigEndian<i16>, BigEndian<i32>, BigEndian<i64>, BigEndian<isize>);
+text_from_model!('de; BigEndian<u8>, BigEndian<u16>, BigEndian<u32>, BigEndian<u64>, BigEndian<usize>);
+text_to_model!('de; BigEndian<i8>, BigEndian<i16>, BigEndian<i32>, BigEndian<i64>, BigEndian<isize>);
+text_to_model!('de; BigEndian<u8>, BigEndian<u16>, BigEndian<u32>, BigEndian<u64>, BigEndian<usize>);
 
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                out.write(&self.to_bytes()?);
-                Ok(())
-            }
-        }
+// Host names and URLs reversed, through the format's text.
+impl<S: AsRef<str>> EncodeText for ReversedDomain<S> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
 
-        impl<'de> DecodeText<'de> for BigEndian<$ty> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                Self::from_bytes(text)
-            }
-        }
-    )*};
+    #[inline(always)]
+    fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
 }
 
-big_endian_text!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+impl<S: AsRef<str>> EncodeText for ReversedUrl<S> {
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+
+    #[inline(always)]
+    fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+text_to_model!('de; ReversedDomain<String>, ReversedUrl<String>);
+
+impl<'de> DecodeText<'de> for ReversedDomain<&str> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
+impl<'de> DecodeText<'de> for ReversedUrl<&str> {
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
+
+#[cfg(feature = "hashed")]
+impl<const N: usize> EncodeText for crate::field::Hashed<N>
+where
+    Self: crate::field::HashWidth,
+{
+    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
+    // The text is the hash's hex digits, not its bytes. `N` is at most 32, so they fit a `u8`.
+    const ENCODING: Encoding = Encoding::Hex { digits: Some((2 * N) as u8) };
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+#[cfg(feature = "hashed")]
+impl<'de, const N: usize> DecodeText<'de> for crate::field::Hashed<N>
+where
+    Self: crate::field::HashWidth,
+{
+    #[inline(always)]
+    fn decode_text(text: &'de [u8]) -> Result<Self> {
+        <Self as ReadField<'de, DelimitedText>>::read(text)
+    }
+}
 
 /// A value's text, for the unit tests of the text encodings.
 #[cfg(test)]

@@ -19,8 +19,8 @@ use crate::field::ip::{
 use crate::field::text::Alphabet;
 use crate::field::wide::{read_i128_text, read_u128_text, write_i128_text, write_u128_text};
 use crate::field::{
-    Addrs, Bools, ByteStrings, Decimals, Durations, HexText, Instants, Ints, ReversedInts, Sink, Strings, Uuids,
-    ValueFormat, duration, ulid, uuid,
+    Addrs, Bools, ByteStrings, Decimals, Durations, HexText, Instants, Ints, Options, ReadField, ReversedInts, Sink,
+    Strings, Uuids, ValueFormat, WriteField, duration, ulid, uuid,
 };
 
 /// The delimited (text) format, Bigtable's `Struct.DelimitedBytes`, as a type parameter of
@@ -343,5 +343,57 @@ impl Instants for DelimitedText {
 
     fn read_reversed_date<T: CalendarDate>(text: &[u8]) -> Result<T> {
         instant::decode_reversed_days_text(text)
+    }
+}
+
+// Lowercase hex, two digits a byte, as `Hex` writes bytes.
+#[cfg(feature = "hashed")]
+impl crate::field::Digests for DelimitedText {
+    const DIGEST_ALPHABET: Option<Alphabet> = Some(Alphabet::HEX);
+
+    fn write_digest<S: Sink>(bytes: &[u8], out: &mut S) -> Result<()> {
+        crate::field::hashed::write_digest_text(bytes, out);
+        Ok(())
+    }
+
+    fn read_digest<const N: usize>(text: &[u8]) -> Result<[u8; N]> {
+        crate::field::hashed::read_digest_text(text)
+    }
+}
+
+// `None` is the empty field, which sorts before every value; `Some` of a value whose text is
+// empty would read back as `None`, so it is refused.
+impl Options for DelimitedText {
+    const NONE_IS_EMPTY: bool = true;
+
+    fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
+        let Some(value) = value else { return Ok(()) };
+        let mut counted = Counting { inner: out, written: 0 };
+        value.write(&mut counted)?;
+        if counted.written == 0 {
+            return Err(Error::unencodable(
+                "Option",
+                "Some of an empty value would read back as None in a delimited key; \
+                 use the ordered format, which tells them apart, or a non-empty value",
+            ));
+        }
+        Ok(())
+    }
+
+    fn read_option<'de, T: ReadField<'de, Self>>(text: &'de [u8]) -> Result<Option<T>> {
+        if text.is_empty() { Ok(None) } else { T::read(text).map(Some) }
+    }
+}
+
+/// Passes bytes through, counting them.
+struct Counting<'a, S> {
+    inner: &'a mut S,
+    written: usize,
+}
+
+impl<S: Sink> Sink for Counting<'_, S> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.written += bytes.len();
+        self.inner.write(bytes);
     }
 }
