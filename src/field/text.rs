@@ -38,6 +38,7 @@ use crate::field::{
     BigEndian, Encoding, FieldType, Hex, Integer, Nanos, Padded, ReadField, Reversed, Sink, Timestamp, WriteField,
 };
 use crate::format::DelimitedText;
+use crate::salt::BucketField;
 use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
@@ -164,6 +165,7 @@ text_from_model!('de; str, String, Cow<'_, str>, [u8], Vec<u8>, Cow<'_, [u8]>);
 text_from_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
 text_from_model!('de; NonZero<i8>, NonZero<i16>, NonZero<i32>, NonZero<i64>, NonZero<i128>, NonZero<isize>);
 text_from_model!('de; BitReversed<i64>, BitReversed<u64>);
+text_from_model!('de; BucketField);
 text_to_model!('de; u8, u16, u32, u64, usize, u128, i8, i16, i32, i64, isize, i128, bool, char);
 text_to_model!('de; &'de str, String, Cow<'de, str>, &'de [u8], Vec<u8>, Cow<'de, [u8]>);
 text_to_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
