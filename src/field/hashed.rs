@@ -262,6 +262,9 @@ where
 pub trait Digests: ByteStrings {
     /// The bytes a hash's field holds, when known in advance (see [`WriteField::ALPHABET`]).
     const DIGEST_ALPHABET: Option<Alphabet> = None;
+    /// Whether a hash's field holds its hex digits rather than its bytes: the key's schema then
+    /// says so (see [`WriteField::KEY_ENCODING`]).
+    const DIGEST_AS_HEX: bool = false;
 
     /// Writes a hash.
     ///
@@ -287,6 +290,9 @@ where
     Self: HashWidth,
 {
     const ALPHABET: Option<Alphabet> = F::DIGEST_ALPHABET;
+    // `N` is at most 32, so the digits fit a `u8`.
+    const KEY_ENCODING: Encoding =
+        if F::DIGEST_AS_HEX { Encoding::Hex { digits: Some((2 * N) as u8) } } else { Encoding::ByteArray { len: N } };
 
     #[inline]
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {

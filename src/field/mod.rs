@@ -212,6 +212,9 @@ impl<T: FieldType + ?Sized> FieldType for &T {
 }
 
 impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
+
     #[inline(always)]
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).write(out)
@@ -224,6 +227,9 @@ impl<T: FieldType + ?Sized> FieldType for Box<T> {
 }
 
 impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for Box<T> {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
+
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).write(out)
     }

@@ -101,6 +101,19 @@ pub trait WriteField<F: ValueFormat>: FieldType {
     /// ```
     const ALPHABET: Option<Alphabet> = None;
 
+    /// What the field is in `F`'s keys, for the key's
+    /// [`Schema`](super::description::Schema): [`FieldType::ENCODING`] unless `F` writes the
+    /// value in a form of its own (the delimited format writes a hash as hex digits).
+    ///
+    /// ```
+    /// use rowkey::field::{Encoding, WriteField};
+    /// use rowkey::format::{DelimitedText, Ordered};
+    ///
+    /// assert_eq!(<std::net::Ipv4Addr as WriteField<DelimitedText>>::KEY_ENCODING, Encoding::Ipv4);
+    /// assert_eq!(<u32 as WriteField<Ordered>>::KEY_ENCODING, Encoding::Custom);
+    /// ```
+    const KEY_ENCODING: Encoding = <Self as FieldType>::ENCODING;
+
     /// Writes the field's bytes, before any escaping or framing by the format.
     ///
     /// # Errors

@@ -27,19 +27,9 @@
 //! | `Hashed<N>` (feature `hashed`) | the hash in lowercase hex, `2N` digits | `b0344c61d8db3853` |
 //! | `Option<T>` | `None` is the empty field, which sorts first | |
 
-use std::borrow::Cow;
-
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::num::NonZero;
-use std::time::Duration;
-
 use crate::error::Result;
-use crate::field::{
-    BigEndian, Encoding, FieldType, Hex, Integer, Nanos, Padded, ReadField, Reversed, Sink, Timestamp, WriteField,
-};
+use crate::field::{Encoding, ReadField, Sink, WriteField};
 use crate::format::DelimitedText;
-use crate::salt::BucketField;
-use crate::transform::{BitReversed, ReversedDomain, ReversedUrl};
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -69,7 +59,10 @@ impl Alphabet {
     pub const BOOL: Alphabet = Alphabet { lowest: b'a', name: "the letters of false/true" };
 }
 
-/// A value that can be one field of a delimited (text) key.
+/// A value that can be one field of a delimited (text) key: every field type the delimited
+/// format holds ([`WriteField<DelimitedText>`](crate::field::WriteField)), by the name the
+/// delimited key API has always used. Implemented for all of them; a type of your own becomes
+/// one by implementing the field model's traits.
 ///
 /// ```
 /// use rowkey::field::EncodeText;
@@ -79,9 +72,10 @@ impl Alphabet {
 /// assert_eq!(text, b"00042");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait EncodeText {
-    /// The bytes this encoding can write, or `None` when any byte can appear (each value is
-    /// then checked against the delimiter as it is written).
+pub trait EncodeText: WriteField<DelimitedText> {
+    /// The bytes this field's text can hold, or `None` when any byte can appear (each value
+    /// is then checked against the delimiter as it is written): the delimited format's
+    /// [`WriteField::ALPHABET`].
     const ALPHABET: Option<Alphabet>;
 
     /// What the field's text is, for the key's [`Schema`](crate::field::description::Schema), as
@@ -93,18 +87,30 @@ pub trait EncodeText {
     /// assert_eq!(<std::net::IpAddr as EncodeText>::ENCODING, Encoding::IpAddr);
     /// assert_eq!(<String as EncodeText>::ENCODING, Encoding::Custom); // the derive knows strings by name
     /// ```
-    const ENCODING: Encoding = Encoding::Custom;
+    const ENCODING: Encoding;
 
     /// Writes the field's text.
     ///
     /// # Errors
     ///
-    /// [`Error::Unencodable`] when the value does not fit the encoding (a number wider than
-    /// its field, a negative value where only non-negative ones keep order).
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the value does not fit the
+    /// encoding (a number wider than its field, a negative value where only non-negative
+    /// ones keep order).
     fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()>;
 }
 
-/// A value that can be read back from one field of a delimited key.
+impl<T: WriteField<DelimitedText> + ?Sized> EncodeText for T {
+    const ALPHABET: Option<Alphabet> = <T as WriteField<DelimitedText>>::ALPHABET;
+    const ENCODING: Encoding = <T as WriteField<DelimitedText>>::KEY_ENCODING;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+/// A value that can be read back from one field of a delimited key: every field type the
+/// delimited format reads ([`ReadField<'de, DelimitedText>`](crate::field::ReadField)).
 ///
 /// ```
 /// use rowkey::field::DecodeText;
@@ -113,280 +119,21 @@ pub trait EncodeText {
 /// assert!(u8::decode_text(b"7").is_err()); // the width is 3: `007`
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait DecodeText<'de>: Sized {
+pub trait DecodeText<'de>: ReadField<'de, DelimitedText> {
     /// Decodes the value from the field's text, which borrows from the key.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidField`] when the text is not this encoding's,
-    /// [`Error::OutOfRange`] when the value does not fit the type.
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the text is not this
+    /// encoding's, [`Error::OutOfRange`](crate::Error::OutOfRange) when the value does not
+    /// fit the type.
     fn decode_text(text: &'de [u8]) -> Result<Self>;
 }
 
-impl<T: EncodeText + ?Sized> EncodeText for &T {
-    const ALPHABET: Option<Alphabet> = T::ALPHABET;
-    const ENCODING: Encoding = T::ENCODING;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).encode_text(out)
-    }
-}
-
-// Field types on the field model: their text is the one `DelimitedText` writes for their kind
-// of value, so these impls only pass it on, for the keys, scans and schemas that still name
-// `EncodeText` / `DecodeText`.
-macro_rules! text_from_model {
-    ($de:lifetime; $($ty:ty),*) => {$(
-        impl EncodeText for $ty {
-            const ALPHABET: Option<Alphabet> = <$ty as WriteField<DelimitedText>>::ALPHABET;
-            const ENCODING: Encoding = <$ty as FieldType>::ENCODING;
-
-            #[inline(always)]
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                WriteField::<DelimitedText>::write(self, out)
-            }
-        }
-    )*};
-}
-
-macro_rules! text_to_model {
-    ($de:lifetime; $($ty:ty),*) => {$(
-        impl<$de> DecodeText<$de> for $ty {
-            #[inline(always)]
-            fn decode_text(text: &$de [u8]) -> Result<Self> {
-                <$ty as ReadField<$de, DelimitedText>>::read(text)
-            }
-        }
-    )*};
-}
-
-text_from_model!('de; u8, u16, u32, u64, usize, u128, i8, i16, i32, i64, isize, i128, bool, char);
-text_from_model!('de; str, String, Cow<'_, str>, [u8], Vec<u8>, Cow<'_, [u8]>);
-text_from_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
-text_from_model!('de; NonZero<i8>, NonZero<i16>, NonZero<i32>, NonZero<i64>, NonZero<i128>, NonZero<isize>);
-text_from_model!('de; BitReversed<i64>, BitReversed<u64>);
-text_from_model!('de; BucketField);
-text_to_model!('de; u8, u16, u32, u64, usize, u128, i8, i16, i32, i64, isize, i128, bool, char);
-text_to_model!('de; &'de str, String, Cow<'de, str>, &'de [u8], Vec<u8>, Cow<'de, [u8]>);
-text_to_model!('de; NonZero<u8>, NonZero<u16>, NonZero<u32>, NonZero<u64>, NonZero<u128>, NonZero<usize>);
-text_to_model!('de; NonZero<i8>, NonZero<i16>, NonZero<i32>, NonZero<i64>, NonZero<i128>, NonZero<isize>);
-text_to_model!('de; BitReversed<i64>, BitReversed<u64>);
-
-impl<T: Integer> EncodeText for Reversed<T> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<'de, T: Integer> DecodeText<'de> for Reversed<T> {
+impl<'de, T: ReadField<'de, DelimitedText>> DecodeText<'de> for T {
     #[inline(always)]
     fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-impl<T: Integer, const W: usize> EncodeText for Padded<T, W> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<'de, T: Integer, const W: usize> DecodeText<'de> for Padded<T, W> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-impl<T: Integer> EncodeText for Hex<T> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<'de, T: Integer> DecodeText<'de> for Hex<T> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-impl<const N: usize> EncodeText for Hex<[u8; N]> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<'de, const N: usize> DecodeText<'de> for Hex<[u8; N]> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-text_from_model!('de; Hex<Vec<u8>>, Hex<&[u8]>);
-text_to_model!('de; Hex<Vec<u8>>);
-text_from_model!('de; Ipv4Addr, Ipv6Addr, IpAddr, Duration);
-text_to_model!('de; Ipv4Addr, Ipv6Addr, IpAddr, Duration);
-#[cfg(feature = "chrono")]
-text_from_model!('de; ::chrono::DateTime<::chrono::Utc>, ::chrono::DateTime<::chrono::FixedOffset>, ::chrono::NaiveDateTime, ::chrono::NaiveDate);
-#[cfg(feature = "chrono")]
-text_to_model!('de; ::chrono::DateTime<::chrono::Utc>, ::chrono::DateTime<::chrono::FixedOffset>, ::chrono::NaiveDateTime, ::chrono::NaiveDate);
-#[cfg(feature = "chrono")]
-text_from_model!('de; Reversed<::chrono::DateTime<::chrono::Utc>>, Reversed<::chrono::DateTime<::chrono::FixedOffset>>, Reversed<::chrono::NaiveDateTime>, Reversed<::chrono::NaiveDate>);
-#[cfg(feature = "chrono")]
-text_to_model!('de; Reversed<::chrono::DateTime<::chrono::Utc>>, Reversed<::chrono::DateTime<::chrono::FixedOffset>>, Reversed<::chrono::NaiveDateTime>, Reversed<::chrono::NaiveDate>);
-#[cfg(feature = "time")]
-text_from_model!('de; ::time::OffsetDateTime, ::time::UtcDateTime, ::time::PrimitiveDateTime, ::time::Date);
-#[cfg(feature = "time")]
-text_to_model!('de; ::time::OffsetDateTime, ::time::UtcDateTime, ::time::PrimitiveDateTime, ::time::Date);
-#[cfg(feature = "time")]
-text_from_model!('de; Reversed<::time::OffsetDateTime>, Reversed<::time::UtcDateTime>, Reversed<::time::PrimitiveDateTime>, Reversed<::time::Date>);
-#[cfg(feature = "time")]
-text_to_model!('de; Reversed<::time::OffsetDateTime>, Reversed<::time::UtcDateTime>, Reversed<::time::PrimitiveDateTime>, Reversed<::time::Date>);
-#[cfg(feature = "jiff")]
-text_from_model!('de; ::jiff::Timestamp, ::jiff::civil::DateTime, ::jiff::civil::Date);
-#[cfg(feature = "jiff")]
-text_to_model!('de; ::jiff::Timestamp, ::jiff::civil::DateTime, ::jiff::civil::Date);
-#[cfg(feature = "jiff")]
-text_from_model!('de; Reversed<::jiff::Timestamp>, Reversed<::jiff::civil::DateTime>, Reversed<::jiff::civil::Date>);
-#[cfg(feature = "jiff")]
-text_to_model!('de; Reversed<::jiff::Timestamp>, Reversed<::jiff::civil::DateTime>, Reversed<::jiff::civil::Date>);
-
-impl<T: Timestamp> EncodeText for Nanos<T> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-    const ENCODING: Encoding = <Self as FieldType>::ENCODING;
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<'de, T: Timestamp> DecodeText<'de> for Nanos<T> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-#[cfg(feature = "uuid")]
-text_from_model!('de; ::uuid::Uuid);
-#[cfg(feature = "uuid")]
-text_to_model!('de; ::uuid::Uuid);
-#[cfg(feature = "ulid")]
-text_from_model!('de; ::ulid::Ulid);
-#[cfg(feature = "ulid")]
-text_to_model!('de; ::ulid::Ulid);
-
-/// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
-/// empty (an empty string) would read back as `None`, so it is refused.
-///
-/// ```
-/// use rowkey::format::Delimited;
-///
-/// let hash = Delimited::default();
-/// assert_eq!(hash.to_key(&("a", None::<u8>, "b"))?.as_bytes(), b"a##b");
-/// assert_eq!(hash.to_key(&("a", Some(7u8), "b"))?.as_bytes(), b"a#007#b");
-/// assert!(hash.to_key(&(Some(""),)).is_err());
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-impl<T: WriteField<DelimitedText>> EncodeText for Option<T> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-    const ENCODING: Encoding = <Self as FieldType>::ENCODING;
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<'de, T: ReadField<'de, DelimitedText>> DecodeText<'de> for Option<T> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-// The 8 raw bytes, as in the ordered format. Their bytes are open, so in a sorted delimited
-// key most values are refused (any byte at or below the delimiter); this exists for keys
-// that Java code wrote with `Bytes.toBytes(long)` through
-// [`Delimited::unchecked`](crate::format::Delimited::unchecked).
-text_from_model!('de; BigEndian<i8>, BigEndian<i16>, BigEndian<i32>, BigEndian<i64>, BigEndian<isize>);
-text_from_model!('de; BigEndian<u8>, BigEndian<u16>, BigEndian<u32>, BigEndian<u64>, BigEndian<usize>);
-text_to_model!('de; BigEndian<i8>, BigEndian<i16>, BigEndian<i32>, BigEndian<i64>, BigEndian<isize>);
-text_to_model!('de; BigEndian<u8>, BigEndian<u16>, BigEndian<u32>, BigEndian<u64>, BigEndian<usize>);
-
-// Host names and URLs reversed, through the format's text.
-impl<S: AsRef<str>> EncodeText for ReversedDomain<S> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-
-    #[inline(always)]
-    fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-impl<S: AsRef<str>> EncodeText for ReversedUrl<S> {
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-
-    #[inline(always)]
-    fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-text_to_model!('de; ReversedDomain<String>, ReversedUrl<String>);
-
-impl<'de> DecodeText<'de> for ReversedDomain<&str> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-impl<'de> DecodeText<'de> for ReversedUrl<&str> {
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
-    }
-}
-
-#[cfg(feature = "hashed")]
-impl<const N: usize> EncodeText for crate::field::Hashed<N>
-where
-    Self: crate::field::HashWidth,
-{
-    const ALPHABET: Option<Alphabet> = <Self as WriteField<DelimitedText>>::ALPHABET;
-    // The text is the hash's hex digits, not its bytes. `N` is at most 32, so they fit a `u8`.
-    const ENCODING: Encoding = Encoding::Hex { digits: Some((2 * N) as u8) };
-
-    #[inline(always)]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        WriteField::<DelimitedText>::write(self, out)
-    }
-}
-
-#[cfg(feature = "hashed")]
-impl<'de, const N: usize> DecodeText<'de> for crate::field::Hashed<N>
-where
-    Self: crate::field::HashWidth,
-{
-    #[inline(always)]
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        <Self as ReadField<'de, DelimitedText>>::read(text)
+        <T as ReadField<'de, DelimitedText>>::read(text)
     }
 }
 

@@ -349,6 +349,7 @@ impl Instants for DelimitedText {
 // Lowercase hex, two digits a byte, as `Hex` writes bytes.
 #[cfg(feature = "hashed")]
 impl crate::field::Digests for DelimitedText {
+    const DIGEST_AS_HEX: bool = true;
     const DIGEST_ALPHABET: Option<Alphabet> = Some(Alphabet::HEX);
 
     fn write_digest<S: Sink>(bytes: &[u8], out: &mut S) -> Result<()> {
@@ -361,8 +362,18 @@ impl crate::field::Digests for DelimitedText {
     }
 }
 
-// `None` is the empty field, which sorts before every value; `Some` of a value whose text is
-// empty would read back as `None`, so it is refused.
+/// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
+/// empty (an empty string) would read back as `None`, so it is refused.
+///
+/// ```
+/// use rowkey::format::Delimited;
+///
+/// let hash = Delimited::default();
+/// assert_eq!(hash.to_key(&("a", None::<u8>, "b"))?.as_bytes(), b"a##b");
+/// assert_eq!(hash.to_key(&("a", Some(7u8), "b"))?.as_bytes(), b"a#007#b");
+/// assert!(hash.to_key(&(Some(""),)).is_err());
+/// # Ok::<(), rowkey::Error>(())
+/// ```
 impl Options for DelimitedText {
     const NONE_IS_EMPTY: bool = true;
 
