@@ -2,8 +2,8 @@
 //! and [`Padded`] for a chosen width.
 
 use crate::error::{Error, Result};
-use crate::field::Sink;
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
+use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
 
 mod sealed {
     pub trait Sealed {}
@@ -48,21 +48,6 @@ macro_rules! integers {
             }
             fn from_i128(value: i128) -> Option<Self> {
                 <$ty>::try_from(value).ok()
-            }
-        }
-
-        impl EncodeText for $ty {
-            const ALPHABET: Option<Alphabet> = Some(if $signed { Alphabet::SIGNED_DIGITS } else { Alphabet::DIGITS });
-
-            #[inline]
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                encode_decimal(out, self.to_i128(), $digits, stringify!($ty))
-            }
-        }
-
-        impl<'de> DecodeText<'de> for $ty {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                narrow(decode_decimal(text, $digits, $signed, stringify!($ty))?)
             }
         }
     )*};
@@ -169,25 +154,70 @@ impl<T: Integer, const W: usize> Padded<T, W> {
     );
 }
 
-impl<T: Integer, const W: usize> EncodeText for Padded<T, W> {
-    const ALPHABET: Option<Alphabet> = Some(if T::SIGNED { Alphabet::SIGNED_DIGITS } else { Alphabet::DIGITS });
+/// A format that writes integers as decimal text of a chosen width: the formats where
+/// [`Padded`] is a field. Only the delimited format is one; a binary format's integers sort
+/// at any width.
+///
+/// ```
+/// use rowkey::field::Decimals;
+/// use rowkey::format::DelimitedText;
+///
+/// let mut text = Vec::new();
+/// DelimitedText::write_decimal(-1, 5, "i32", &mut text)?;
+/// assert_eq!(text, b"-99998");
+/// assert_eq!(DelimitedText::read_decimal(b"-99998", 5, true, "i32")?, -1);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format has no decimal text fields",
+    label = "`{Self}` cannot write `Padded`",
+    note = "`Padded` is a field of the delimited (text) format; in `{Self}` store the integer itself, which sorts \
+            at any width"
+)]
+pub trait Decimals: ValueFormat {
+    /// The bytes the decimal text of a non-negative number holds (see
+    /// [`WriteField::ALPHABET`]).
+    const DIGITS_ALPHABET: Option<Alphabet> = None;
+    /// The bytes the decimal text of a number that may be negative holds.
+    const SIGNED_DIGITS_ALPHABET: Option<Alphabet> = None;
 
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+    /// Writes `value` in exactly `width` digits; `ty` names the field type in the error.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unencodable`] when the value has more digits than `width`.
+    fn write_decimal<S: Sink>(value: i128, width: usize, ty: &'static str, out: &mut S) -> Result<()>;
+
+    /// Reads a number of exactly `width` digits (after a `-` when `signed`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] when the field is not such a number.
+    fn read_decimal(input: Self::Input<'_, '_>, width: usize, signed: bool, ty: &'static str) -> Result<i128>;
+}
+
+impl<T: Integer, const W: usize> FieldType for Padded<T, W> {}
+
+impl<F: Decimals, T: Integer, const W: usize> WriteField<F> for Padded<T, W> {
+    const ALPHABET: Option<Alphabet> = if T::SIGNED { F::SIGNED_DIGITS_ALPHABET } else { F::DIGITS_ALPHABET };
+
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         let () = Self::VALID_WIDTH;
-        encode_decimal(out, self.0.to_i128(), W, T::NAME)
+        F::write_decimal(self.0.to_i128(), W, T::NAME, out)
     }
 }
 
-impl<'de, T: Integer, const W: usize> DecodeText<'de> for Padded<T, W> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
+impl<'de, F: Decimals, T: Integer, const W: usize> ReadField<'de, F> for Padded<T, W> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
         let () = Self::VALID_WIDTH;
-        narrow(decode_decimal(text, W, T::SIGNED, T::NAME)?).map(Padded)
+        narrow(F::read_decimal(input, W, T::SIGNED, T::NAME)?).map(Padded)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::DecodeText;
     use crate::field::text::text_of as text;
 
     #[test]

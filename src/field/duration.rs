@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
 use crate::field::{Durations, FieldType, ReadField, Sink, WriteField};
 
 const BYTES: usize = 12;
@@ -48,6 +48,8 @@ pub(crate) fn from_bytes(bytes: [u8; BYTES]) -> Result<Duration> {
 impl FieldType for Duration {}
 
 impl<F: Durations> WriteField<F> for Duration {
+    const ALPHABET: Option<Alphabet> = F::DURATION_ALPHABET;
+
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         F::write_duration(*self, out)
     }
@@ -59,51 +61,48 @@ impl<'de, F: Durations> ReadField<'de, F> for Duration {
     }
 }
 
-impl EncodeText for Duration {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet { lowest: b'.', name: "decimal digits and '.'" });
+/// The bytes of a duration's text.
+pub(crate) const TEXT_ALPHABET: Alphabet = Alphabet { lowest: b'.', name: "decimal digits and '.'" };
 
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let mut secs = itoa::Buffer::new();
-        let secs = secs.format(self.as_secs()).as_bytes();
-        let mut nanos = itoa::Buffer::new();
-        let nanos = nanos.format(self.subsec_nanos()).as_bytes();
-        let mut text = [b'0'; TEXT_LEN];
-        text[SECS_DIGITS - secs.len()..SECS_DIGITS].copy_from_slice(secs);
-        text[SECS_DIGITS] = b'.';
-        text[TEXT_LEN - nanos.len()..].copy_from_slice(nanos);
-        out.write(&text);
-        Ok(())
-    }
+/// A duration's text: 20 digits of whole seconds, `.`, 9 of nanoseconds.
+pub(crate) fn write_text<S: Sink>(value: Duration, out: &mut S) {
+    let mut secs = itoa::Buffer::new();
+    let secs = secs.format(value.as_secs()).as_bytes();
+    let mut nanos = itoa::Buffer::new();
+    let nanos = nanos.format(value.subsec_nanos()).as_bytes();
+    let mut text = [b'0'; TEXT_LEN];
+    text[SECS_DIGITS - secs.len()..SECS_DIGITS].copy_from_slice(secs);
+    text[SECS_DIGITS] = b'.';
+    text[TEXT_LEN - nanos.len()..].copy_from_slice(nanos);
+    out.write(&text);
 }
 
-impl<'de> DecodeText<'de> for Duration {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        let bad = || {
-            Error::invalid(
-                "Duration",
-                format!(
-                    "expected {SECS_DIGITS} digits of seconds, '.', and 9 digits of nanoseconds ({TEXT_LEN} bytes)"
-                ),
-            )
-        };
-        if text.len() != TEXT_LEN || text[SECS_DIGITS] != b'.' {
-            return Err(bad());
-        }
-        let number = |digits: &[u8]| {
-            digits.iter().try_fold(0u64, |acc, &d| {
-                if d.is_ascii_digit() { acc.checked_mul(10)?.checked_add(u64::from(d - b'0')) } else { None }
-            })
-        };
-        let secs = number(&text[..SECS_DIGITS]).ok_or_else(bad)?;
-        let nanos = number(&text[SECS_DIGITS + 1..]).ok_or_else(bad)?;
-        // Nine digits: below one billion.
-        Ok(Duration::new(secs, nanos as u32))
+/// Reads what [`write_text`] writes, exactly.
+pub(crate) fn from_text(text: &[u8]) -> Result<Duration> {
+    let bad = || {
+        Error::invalid(
+            "Duration",
+            format!("expected {SECS_DIGITS} digits of seconds, '.', and 9 digits of nanoseconds ({TEXT_LEN} bytes)"),
+        )
+    };
+    if text.len() != TEXT_LEN || text[SECS_DIGITS] != b'.' {
+        return Err(bad());
     }
+    let number = |digits: &[u8]| {
+        digits.iter().try_fold(0u64, |acc, &d| {
+            if d.is_ascii_digit() { acc.checked_mul(10)?.checked_add(u64::from(d - b'0')) } else { None }
+        })
+    };
+    let secs = number(&text[..SECS_DIGITS]).ok_or_else(bad)?;
+    let nanos = number(&text[SECS_DIGITS + 1..]).ok_or_else(bad)?;
+    // Nine digits: below one billion.
+    Ok(Duration::new(secs, nanos as u32))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::{DecodeText, EncodeText};
 
     #[test]
     fn text_and_bytes_are_fixed_width() {

@@ -22,7 +22,7 @@ use sha2::Sha256;
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
 use crate::field::{ByteStrings, Encoding, FieldType, ReadField, Sink, WriteField};
 
 /// The secret a [`Hashed`] field is keyed with.
@@ -237,70 +237,110 @@ where
     const ENCODING: Encoding = Encoding::ByteArray { len: N };
 }
 
-impl<F: ByteStrings, const N: usize> WriteField<F> for Hashed<N>
-where
-    Self: HashWidth,
-{
-    #[inline]
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        F::write_bytes(&self.0, out)
+/// A format that holds [`Hashed`] fields. By default a hash is a byte string of its `N`
+/// bytes; a format with another form for it overrides the methods (the delimited format
+/// writes lowercase hex, two digits a byte).
+///
+/// ```
+/// use rowkey::field::Digests;
+/// use rowkey::format::{DelimitedText, Ordered};
+///
+/// let mut text = Vec::new();
+/// DelimitedText::write_digest(&[0xb0, 0x34], &mut text)?;
+/// assert_eq!(text, b"b034");
+/// assert_eq!(DelimitedText::read_digest::<2>(b"b034")?, [0xb0, 0x34]);
+/// let mut bytes = Vec::new();
+/// Ordered::write_digest(&[0xb0, 0x34], &mut bytes)?;
+/// assert_eq!(bytes, [0xb0, 0x34]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold `Hashed` fields",
+    label = "`{Self}` has no `Hashed` fields",
+    note = "store the hash's bytes as `[u8; N]`"
+)]
+pub trait Digests: ByteStrings {
+    /// The bytes a hash's field holds, when known in advance (see [`WriteField::ALPHABET`]).
+    const DIGEST_ALPHABET: Option<Alphabet> = None;
+    /// Whether a hash's field holds its hex digits rather than its bytes: the key's schema then
+    /// says so (see [`WriteField::KEY_ENCODING`]).
+    const DIGEST_AS_HEX: bool = false;
+
+    /// Writes a hash.
+    ///
+    /// # Errors
+    ///
+    /// As the format's byte strings.
+    fn write_digest<S: Sink>(bytes: &[u8], out: &mut S) -> Result<()> {
+        Self::write_bytes(bytes, out)
+    }
+
+    /// Reads a hash of `N` bytes back.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`] when the field is not a hash of `N` bytes.
+    fn read_digest<const N: usize>(input: Self::Input<'_, '_>) -> Result<[u8; N]> {
+        Self::read_array(input, "Hashed")
     }
 }
 
-impl<'de, F: ByteStrings, const N: usize> ReadField<'de, F> for Hashed<N>
+impl<F: Digests, const N: usize> WriteField<F> for Hashed<N>
+where
+    Self: HashWidth,
+{
+    const ALPHABET: Option<Alphabet> = F::DIGEST_ALPHABET;
+    // `N` is at most 32, so the digits fit a `u8`.
+    const KEY_ENCODING: Encoding =
+        if F::DIGEST_AS_HEX { Encoding::Hex { digits: Some((2 * N) as u8) } } else { Encoding::ByteArray { len: N } };
+
+    #[inline]
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_digest(&self.0, out)
+    }
+}
+
+impl<'de, F: Digests, const N: usize> ReadField<'de, F> for Hashed<N>
 where
     Self: HashWidth,
 {
     #[inline]
     fn read(input: F::Input<'_, 'de>) -> Result<Self> {
-        F::read_array(input, "Hashed").map(Hashed)
+        F::read_digest(input).map(Hashed)
     }
 }
 
-impl<const N: usize> EncodeText for Hashed<N>
-where
-    Self: HashWidth,
-{
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::HEX);
-    // `N` is at most 32, so the digits fit a `u8`.
-    const ENCODING: Encoding = Encoding::Hex { digits: Some((2 * N) as u8) };
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        for &b in &self.0 {
-            out.write(&[DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]]);
-        }
-        Ok(())
+/// A hash's text: lowercase hex, two digits a byte.
+pub(crate) fn write_digest_text<S: Sink>(bytes: &[u8], out: &mut S) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.write(&[DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]]);
     }
 }
 
-impl<'de, const N: usize> DecodeText<'de> for Hashed<N>
-where
-    Self: HashWidth,
-{
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        if text.len() != 2 * N {
-            return Err(Error::invalid(
-                "Hashed",
-                format!("a {N}-byte hash is {} lowercase hex digits, the field has {} bytes", 2 * N, text.len()),
-            ));
-        }
-        let mut bytes = [0u8; N];
-        for (at, pair) in text.chunks_exact(2).enumerate() {
-            match (nibble(pair[0]), nibble(pair[1])) {
-                (Some(hi), Some(lo)) => bytes[at] = hi << 4 | lo,
-                // The digit's position, not the digit: a hash is not the value, but the rule
-                // that errors never quote a field's bytes is kept here too.
-                _ => {
-                    return Err(Error::invalid(
-                        "Hashed",
-                        format!("digits {} and {} are not both lowercase hex digits 0-9 a-f", 2 * at, 2 * at + 1),
-                    ));
-                }
+/// Reads what [`write_digest_text`] writes, exactly `N` bytes of it.
+pub(crate) fn read_digest_text<const N: usize>(text: &[u8]) -> Result<[u8; N]> {
+    if text.len() != 2 * N {
+        return Err(Error::invalid(
+            "Hashed",
+            format!("a {N}-byte hash is {} lowercase hex digits, the field has {} bytes", 2 * N, text.len()),
+        ));
+    }
+    let mut bytes = [0u8; N];
+    for (at, pair) in text.chunks_exact(2).enumerate() {
+        match (nibble(pair[0]), nibble(pair[1])) {
+            (Some(hi), Some(lo)) => bytes[at] = hi << 4 | lo,
+            // The digit's position, not the digit: a hash is not the value, but the rule
+            // that errors never quote a field's bytes is kept here too.
+            _ => {
+                return Err(Error::invalid(
+                    "Hashed",
+                    format!("digits {} and {} are not both lowercase hex digits 0-9 a-f", 2 * at, 2 * at + 1),
+                ));
             }
         }
-        Ok(Hashed(bytes))
     }
+    Ok(bytes)
 }
 
 fn nibble(c: u8) -> Option<u8> {
@@ -314,6 +354,7 @@ fn nibble(c: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::{DecodeText, EncodeText};
 
     #[test]
     fn text_is_lowercase_hex_and_reads_back_only_from_it() {

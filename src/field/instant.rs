@@ -27,7 +27,7 @@
 use crate::error::{Error, Result};
 use crate::field::calendar::{self, NANOS_PER_SEC};
 use crate::field::decimal::{decode_decimal, encode_decimal};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
 use crate::field::{DateSpec, Encoding, TimeSpec};
 use crate::field::{FieldType, Instants, ReadField, Sink, WriteField};
 
@@ -285,6 +285,38 @@ pub(crate) fn unreversed_days<T: CalendarDate>(stored: i128) -> Result<T> {
     from_days_checked(unreversed(stored, REVERSED_DATE_MAX, T::NAME)?)
 }
 
+/// An instant's text at nanoseconds: RFC 3339 in UTC with nine fraction digits.
+pub(crate) fn encode_nanos_text<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+    let (secs, nanos) = value.to_unix()?;
+    calendar::write_instant(out, secs, nanos, 9, T::NAME)
+}
+
+/// Reads what [`encode_nanos_text`] writes.
+pub(crate) fn decode_nanos_text<T: Timestamp>(text: &[u8]) -> Result<T> {
+    let (secs, nanos) = calendar::parse_instant(text, 9, T::NAME)?;
+    from_unix_checked(secs, nanos)
+}
+
+/// A reversed instant's text: `i64::MAX` minus its microseconds, in 19 digits.
+pub(crate) fn encode_reversed_micros_text<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+    reversed_text(out, reversed_micros(value)?, REVERSED_TIME_MAX, T::NAME)
+}
+
+/// Reads what [`encode_reversed_micros_text`] writes.
+pub(crate) fn decode_reversed_micros_text<T: Timestamp>(text: &[u8]) -> Result<T> {
+    unreversed_micros(reversed_from_text(text, REVERSED_TIME_MAX, T::NAME)?)
+}
+
+/// A reversed date's text: `i32::MAX` minus its days, in 10 digits.
+pub(crate) fn encode_reversed_days_text<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+    reversed_text(out, reversed_days(value)?, REVERSED_DATE_MAX, T::NAME)
+}
+
+/// Reads what [`encode_reversed_days_text`] writes.
+pub(crate) fn decode_reversed_days_text<T: CalendarDate>(text: &[u8]) -> Result<T> {
+    unreversed_days(reversed_from_text(text, REVERSED_DATE_MAX, T::NAME)?)
+}
+
 /// The stored value of a reversed field as decimal text: 19 digits for instants, 10 for dates.
 pub(crate) fn reversed_text<S: Sink>(out: &mut S, stored: i64, max: i64, ty: &'static str) -> Result<()> {
     encode_decimal(out, stored.into(), reversed_width(max), ty)
@@ -306,6 +338,8 @@ macro_rules! timestamp_field {
         }
 
         impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $ty {
+            const ALPHABET: Option<$crate::field::Alphabet> = F::TIME_ALPHABET;
+
             #[inline(always)]
             fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 F::write_instant(self, out)
@@ -319,61 +353,21 @@ macro_rules! timestamp_field {
             }
         }
 
-        impl $crate::field::EncodeText for $ty {
-            const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::instant::TIME_ALPHABET);
-            const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
-
-            fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::instant::encode_micros_text(self, out)
-            }
-        }
-
-        impl<'de> $crate::field::DecodeText<'de> for $ty {
-            fn decode_text(text: &'de [u8]) -> $crate::Result<Self> {
-                $crate::field::instant::decode_micros_text(text)
-            }
-        }
-
         impl $crate::field::FieldType for $crate::field::Reversed<$ty> {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
         }
 
         impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $crate::field::Reversed<$ty> {
+            const ALPHABET: Option<$crate::field::Alphabet> = F::REVERSED_TIME_ALPHABET;
+
             fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                <F as $crate::field::Ints<i64>>::write_int($crate::field::instant::reversed_micros(&self.0)?, out)
+                F::write_reversed_instant(&self.0, out)
             }
         }
 
         impl<'de, F: $crate::field::Instants> $crate::field::ReadField<'de, F> for $crate::field::Reversed<$ty> {
             fn read(input: F::Input<'_, 'de>) -> $crate::Result<Self> {
-                let stored = <F as $crate::field::Ints<i64>>::read_int(input)?;
-                $crate::field::instant::unreversed_micros(stored.into()).map($crate::field::Reversed)
-            }
-        }
-
-        impl $crate::field::EncodeText for $crate::field::Reversed<$ty> {
-            const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::Alphabet::DIGITS);
-            const ENCODING: $crate::field::Encoding = $crate::field::instant::time_spec::<$ty>(false);
-
-            fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                let stored = $crate::field::instant::reversed_micros(&self.0)?;
-                $crate::field::instant::reversed_text(
-                    out,
-                    stored,
-                    $crate::field::instant::REVERSED_TIME_MAX,
-                    <$ty as $crate::field::instant::Timestamp>::NAME,
-                )
-            }
-        }
-
-        impl<'de> $crate::field::DecodeText<'de> for $crate::field::Reversed<$ty> {
-            fn decode_text(text: &'de [u8]) -> $crate::Result<Self> {
-                let stored = $crate::field::instant::reversed_from_text(
-                    text,
-                    $crate::field::instant::REVERSED_TIME_MAX,
-                    <$ty as $crate::field::instant::Timestamp>::NAME,
-                )?;
-                $crate::field::instant::unreversed_micros(stored).map($crate::field::Reversed)
+                F::read_reversed_instant(input).map($crate::field::Reversed)
             }
         }
     };
@@ -387,6 +381,8 @@ macro_rules! date_field {
         }
 
         impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $ty {
+            const ALPHABET: Option<$crate::field::Alphabet> = F::TIME_ALPHABET;
+
             #[inline]
             fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
                 F::write_date(self, out)
@@ -399,61 +395,21 @@ macro_rules! date_field {
             }
         }
 
-        impl $crate::field::EncodeText for $ty {
-            const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::instant::TIME_ALPHABET);
-            const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
-
-            fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                $crate::field::instant::encode_date_text(self, out)
-            }
-        }
-
-        impl<'de> $crate::field::DecodeText<'de> for $ty {
-            fn decode_text(text: &'de [u8]) -> $crate::Result<Self> {
-                $crate::field::instant::decode_date_text(text)
-            }
-        }
-
         impl $crate::field::FieldType for $crate::field::Reversed<$ty> {
             const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
         }
 
         impl<F: $crate::field::Instants> $crate::field::WriteField<F> for $crate::field::Reversed<$ty> {
+            const ALPHABET: Option<$crate::field::Alphabet> = F::REVERSED_TIME_ALPHABET;
+
             fn write<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                <F as $crate::field::Ints<i64>>::write_int($crate::field::instant::reversed_days(&self.0)?, out)
+                F::write_reversed_date(&self.0, out)
             }
         }
 
         impl<'de, F: $crate::field::Instants> $crate::field::ReadField<'de, F> for $crate::field::Reversed<$ty> {
             fn read(input: F::Input<'_, 'de>) -> $crate::Result<Self> {
-                let stored = <F as $crate::field::Ints<i64>>::read_int(input)?;
-                $crate::field::instant::unreversed_days(stored.into()).map($crate::field::Reversed)
-            }
-        }
-
-        impl $crate::field::EncodeText for $crate::field::Reversed<$ty> {
-            const ALPHABET: Option<$crate::field::Alphabet> = Some($crate::field::Alphabet::DIGITS);
-            const ENCODING: $crate::field::Encoding = $crate::field::instant::date_spec::<$ty>();
-
-            fn encode_text<S: $crate::field::Sink>(&self, out: &mut S) -> $crate::Result<()> {
-                let stored = $crate::field::instant::reversed_days(&self.0)?;
-                $crate::field::instant::reversed_text(
-                    out,
-                    stored,
-                    $crate::field::instant::REVERSED_DATE_MAX,
-                    <$ty as $crate::field::instant::CalendarDate>::NAME,
-                )
-            }
-        }
-
-        impl<'de> $crate::field::DecodeText<'de> for $crate::field::Reversed<$ty> {
-            fn decode_text(text: &'de [u8]) -> $crate::Result<Self> {
-                let stored = $crate::field::instant::reversed_from_text(
-                    text,
-                    $crate::field::instant::REVERSED_DATE_MAX,
-                    <$ty as $crate::field::instant::CalendarDate>::NAME,
-                )?;
-                $crate::field::instant::unreversed_days(stored).map($crate::field::Reversed)
+                F::read_reversed_date(input).map($crate::field::Reversed)
             }
         }
     };
@@ -493,6 +449,8 @@ impl<T: Timestamp> FieldType for Nanos<T> {
 }
 
 impl<F: Instants, T: Timestamp> WriteField<F> for Nanos<T> {
+    const ALPHABET: Option<Alphabet> = F::TIME_ALPHABET;
+
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         F::write_nanos(&self.0, out)
     }
@@ -501,22 +459,5 @@ impl<F: Instants, T: Timestamp> WriteField<F> for Nanos<T> {
 impl<'de, F: Instants, T: Timestamp> ReadField<'de, F> for Nanos<T> {
     fn read(input: F::Input<'_, 'de>) -> Result<Self> {
         F::read_nanos(input).map(Nanos)
-    }
-}
-
-impl<T: Timestamp> EncodeText for Nanos<T> {
-    const ALPHABET: Option<Alphabet> = Some(TIME_ALPHABET);
-    const ENCODING: Encoding = time_spec::<T>(true);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let (secs, nanos) = self.0.to_unix()?;
-        calendar::write_instant(out, secs, nanos, 9, T::NAME)
-    }
-}
-
-impl<'de, T: Timestamp> DecodeText<'de> for Nanos<T> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        let (secs, nanos) = calendar::parse_instant(text, 9, T::NAME)?;
-        from_unix_checked(secs, nanos).map(Nanos)
     }
 }

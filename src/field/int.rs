@@ -1,6 +1,7 @@
 //! Integers: orderedcode signed int64 and uint64, and [`BigEndian`].
 
 use crate::error::{Error, Location, Result};
+use crate::field::text::Alphabet;
 use crate::field::{Bools, ByteStrings, FieldType, Ints, ReadField, Sink, WriteField};
 
 /// The longest orderedcode int64: a 10-bit length tag and 63 payload bits.
@@ -192,6 +193,8 @@ macro_rules! int_fields {
         impl FieldType for $ty {}
 
         impl<F: Ints<$ty>> WriteField<F> for $ty {
+            const ALPHABET: Option<Alphabet> = <F as Ints<$ty>>::ALPHABET;
+
             #[inline(always)]
             fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
                 F::write_int(*self, out)
@@ -212,6 +215,8 @@ int_fields!(i8, i16, i32, i64, isize, i128, u8, u16, u32, u64, usize, u128);
 impl FieldType for bool {}
 
 impl<F: Bools> WriteField<F> for bool {
+    const ALPHABET: Option<Alphabet> = F::ALPHABET;
+
     #[inline(always)]
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         F::write_bool(*self, out)

@@ -31,7 +31,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::field::bytes::array_from;
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
 use crate::field::{Addrs, Encoding, FieldType, ReadField, Sink, WriteField};
 
 const V4_TEXT_LEN: usize = 15;
@@ -147,12 +147,14 @@ pub(crate) fn untagged(bytes: &[u8]) -> Result<IpAddr> {
 }
 
 macro_rules! ip_fields {
-    ($($ty:ty => $encoding:ident, $write:ident, $read:ident;)*) => {$(
+    ($($ty:ty => $encoding:ident, $alphabet:ident, $write:ident, $read:ident;)*) => {$(
         impl FieldType for $ty {
             const ENCODING: Encoding = Encoding::$encoding;
         }
 
         impl<F: Addrs> WriteField<F> for $ty {
+            const ALPHABET: Option<Alphabet> = F::$alphabet;
+
             #[inline]
             fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
                 F::$write(*self, out)
@@ -168,69 +170,31 @@ macro_rules! ip_fields {
 }
 
 ip_fields! {
-    Ipv4Addr => Ipv4, write_ipv4, read_ipv4;
-    Ipv6Addr => Ipv6, write_ipv6, read_ipv6;
-    IpAddr => IpAddr, write_ip, read_ip;
+    Ipv4Addr => Ipv4, IPV4_ALPHABET, write_ipv4, read_ipv4;
+    Ipv6Addr => Ipv6, IPV6_ALPHABET, write_ipv6, read_ipv6;
+    IpAddr => IpAddr, IP_ALPHABET, write_ip, read_ip;
 }
 
-impl EncodeText for Ipv4Addr {
-    const ALPHABET: Option<Alphabet> = Some(V4_ALPHABET);
-    const ENCODING: Encoding = Encoding::Ipv4;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(&write_v4(*self));
-        Ok(())
-    }
-}
-
-impl<'de> DecodeText<'de> for Ipv4Addr {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        parse_v4(text, "Ipv4Addr")
-    }
-}
-
-impl EncodeText for Ipv6Addr {
-    const ALPHABET: Option<Alphabet> = Some(V6_ALPHABET);
-    const ENCODING: Encoding = Encoding::Ipv6;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(&write_v6(*self));
-        Ok(())
-    }
-}
-
-impl<'de> DecodeText<'de> for Ipv6Addr {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        parse_v6(text, "Ipv6Addr")
-    }
-}
-
-impl EncodeText for IpAddr {
-    const ALPHABET: Option<Alphabet> = Some(IP_ALPHABET);
-    const ENCODING: Encoding = Encoding::IpAddr;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        match self {
-            IpAddr::V4(ip) => {
-                out.write(b"4-");
-                out.write(&write_v4(*ip));
-            }
-            IpAddr::V6(ip) => {
-                out.write(b"6-");
-                out.write(&write_v6(*ip));
-            }
+/// An `IpAddr`'s text: `4-` or `6-`, then the address's.
+pub(crate) fn write_ip_text<S: Sink>(ip: IpAddr, out: &mut S) {
+    match ip {
+        IpAddr::V4(ip) => {
+            out.write(b"4-");
+            out.write(&write_v4(ip));
         }
-        Ok(())
+        IpAddr::V6(ip) => {
+            out.write(b"6-");
+            out.write(&write_v6(ip));
+        }
     }
 }
 
-impl<'de> DecodeText<'de> for IpAddr {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        match text {
-            [b'4', b'-', rest @ ..] => parse_v4(rest, "IpAddr").map(IpAddr::V4),
-            [b'6', b'-', rest @ ..] => parse_v6(rest, "IpAddr").map(IpAddr::V6),
-            _ => Err(Error::invalid("IpAddr", "an IpAddr field starts with '4-' (IPv4) or '6-' (IPv6)")),
-        }
+/// Reads what [`write_ip_text`] writes, exactly.
+pub(crate) fn parse_ip_text(text: &[u8]) -> Result<IpAddr> {
+    match text {
+        [b'4', b'-', rest @ ..] => parse_v4(rest, "IpAddr").map(IpAddr::V4),
+        [b'6', b'-', rest @ ..] => parse_v6(rest, "IpAddr").map(IpAddr::V6),
+        _ => Err(Error::invalid("IpAddr", "an IpAddr field starts with '4-' (IPv4) or '6-' (IPv6)")),
     }
 }
 

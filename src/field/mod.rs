@@ -102,8 +102,8 @@ pub(crate) mod description;
 pub(crate) mod duration;
 pub(crate) mod float;
 #[cfg(feature = "hashed")]
-mod hashed;
-mod hex;
+pub(crate) mod hashed;
+pub(crate) mod hex;
 pub(crate) mod instant;
 pub(crate) mod int;
 pub(crate) mod ip;
@@ -130,13 +130,13 @@ use smallvec::SmallVec;
 use crate::error::Result;
 use crate::key::Key;
 
-pub use decimal::{Integer, Padded};
+pub use decimal::{Decimals, Integer, Padded};
 pub use desc::Desc;
 #[doc(inline)]
 pub use description::{DateSpec, Encoding, TimeSpec};
 #[cfg(feature = "hashed")]
-pub use hashed::{HashKey, HashWidth, Hashed};
-pub use hex::Hex;
+pub use hashed::{Digests, HashKey, HashWidth, Hashed};
+pub use hex::{Hex, HexText};
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
@@ -146,7 +146,7 @@ pub use model::{
 };
 pub use nested::Nested;
 pub use numeric::{Numeric, Numerics};
-pub use reversed::Reversed;
+pub use reversed::{Reversed, ReversedInts};
 pub use text::{Alphabet, DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;
@@ -219,6 +219,9 @@ impl<T: FieldType + ?Sized> FieldType for &T {
 }
 
 impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
+
     #[inline(always)]
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).write(out)
@@ -231,6 +234,9 @@ impl<T: FieldType + ?Sized> FieldType for Box<T> {
 }
 
 impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for Box<T> {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
+
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         (**self).write(out)
     }

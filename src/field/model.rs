@@ -19,6 +19,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use crate::field::instant::{self, CalendarDate, Timestamp};
+use crate::field::text::Alphabet;
 use crate::field::{Encoding, Sink};
 
 /// A key format, seen from the field model: what a field reader gets to read one value.
@@ -82,6 +83,37 @@ pub trait FieldType {
             delegating to a field type the format holds"
 )]
 pub trait WriteField<F: ValueFormat>: FieldType {
+    /// The bytes `F` can write for this field, when they are known before any value is: a
+    /// format that does not escape its separator (the delimited one) checks the separator
+    /// against them once, before writing. `None` (the default) when any byte can appear, or
+    /// when the format does not say; such a field is then checked value by value.
+    ///
+    /// A field type takes it from the capability it writes through, so it is always the
+    /// format's word on how it writes that kind of value.
+    ///
+    /// ```
+    /// use rowkey::field::{Alphabet, WriteField};
+    /// use rowkey::format::{DelimitedText, Ordered};
+    ///
+    /// assert_eq!(<u32 as WriteField<DelimitedText>>::ALPHABET, Some(Alphabet::DIGITS));
+    /// assert_eq!(<String as WriteField<DelimitedText>>::ALPHABET, None);
+    /// assert_eq!(<u32 as WriteField<Ordered>>::ALPHABET, None); // the ordered format escapes
+    /// ```
+    const ALPHABET: Option<Alphabet> = None;
+
+    /// What the field is in `F`'s keys, for the key's
+    /// [`Schema`](super::description::Schema): [`FieldType::ENCODING`] unless `F` writes the
+    /// value in a form of its own (the delimited format writes a hash as hex digits).
+    ///
+    /// ```
+    /// use rowkey::field::{Encoding, WriteField};
+    /// use rowkey::format::{DelimitedText, Ordered};
+    ///
+    /// assert_eq!(<std::net::Ipv4Addr as WriteField<DelimitedText>>::KEY_ENCODING, Encoding::Ipv4);
+    /// assert_eq!(<u32 as WriteField<Ordered>>::KEY_ENCODING, Encoding::Custom);
+    /// ```
+    const KEY_ENCODING: Encoding = <Self as FieldType>::ENCODING;
+
     /// Writes the field's bytes, before any escaping or framing by the format.
     ///
     /// # Errors
@@ -135,6 +167,10 @@ pub trait ReadField<'de, F: ValueFormat>: FieldType + Sized {
     note = "store the value in an integer type the `{Self}` format holds, such as `i64`"
 )]
 pub trait Ints<I>: ValueFormat {
+    /// The bytes the format writes for an `I`, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const ALPHABET: Option<Alphabet> = None;
+
     /// Writes an integer's bytes.
     ///
     /// # Errors
@@ -200,6 +236,10 @@ pub trait Floats<T>: ValueFormat {
     note = "store it as an integer type the `{Self}` format holds (`0` or `1`)"
 )]
 pub trait Bools: ValueFormat {
+    /// The bytes the format writes for a bool, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const ALPHABET: Option<Alphabet> = None;
+
     /// Writes a bool's bytes.
     ///
     /// # Errors
@@ -341,6 +381,10 @@ pub trait ByteStrings: ValueFormat {
     note = "give the field a value that stands for \"none\" (such as an empty string or 0)"
 )]
 pub trait Options: ValueFormat {
+    /// Whether `None` is no bytes at all and `Some(v)` is `v`'s bytes as they are, so that an
+    /// optional field has its value's [alphabet](WriteField::ALPHABET). `false` by default.
+    const NONE_IS_EMPTY: bool = false;
+
     /// Writes `None`, or the value.
     ///
     /// # Errors
@@ -395,6 +439,12 @@ pub trait Descending: ValueFormat {}
     note = "store the identifier as `u128` (`Uuid::as_u128`) or as `[u8; 16]`"
 )]
 pub trait Uuids: ValueFormat {
+    /// The bytes a `uuid::Uuid`'s field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const UUID_ALPHABET: Option<Alphabet> = None;
+    /// The bytes a `ulid::Ulid`'s field holds, when known in advance.
+    const ULID_ALPHABET: Option<Alphabet> = None;
+
     /// Writes an identifier's 16 bytes.
     ///
     /// # Errors
@@ -408,6 +458,27 @@ pub trait Uuids: ValueFormat {
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not an identifier.
     fn read_id(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; 16]>;
+
+    /// Writes a ULID's 16 bytes: by default as any identifier's; a format that writes a ULID
+    /// in a form of its own (its text, say) overrides it.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_id`](Self::write_id).
+    #[inline(always)]
+    fn write_ulid<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+        Self::write_id(value, out)
+    }
+
+    /// Reads a ULID's 16 bytes back.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_id`](Self::read_id).
+    #[inline(always)]
+    fn read_ulid(input: Self::Input<'_, '_>) -> Result<[u8; 16]> {
+        Self::read_id(input, "Ulid")
+    }
 }
 
 /// A format that holds instants and dates: every [`Timestamp`] type (at microseconds, or at
@@ -434,6 +505,12 @@ pub trait Uuids: ValueFormat {
     note = "store the microseconds from 1970 as an `i64`"
 )]
 pub trait Instants: Ints<i64> + Ints<i128> {
+    /// The bytes an instant's or a date's field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const TIME_ALPHABET: Option<Alphabet> = None;
+    /// The bytes a [`Reversed`](crate::field::Reversed) instant's or date's field holds.
+    const REVERSED_TIME_ALPHABET: Option<Alphabet> = None;
+
     /// Writes an instant at microsecond precision.
     ///
     /// # Errors
@@ -490,6 +567,44 @@ pub trait Instants: Ints<i64> + Ints<i128> {
     fn read_date<T: CalendarDate>(input: Self::Input<'_, '_>) -> Result<T> {
         instant::from_days_checked(<Self as Ints<i64>>::read_int(input)?)
     }
+
+    /// Writes a [`Reversed`](crate::field::Reversed) instant: `i64::MAX` minus its
+    /// microseconds, as the format's `i64`.
+    ///
+    /// # Errors
+    ///
+    /// As [`write_instant`](Self::write_instant), and for an instant before 1970.
+    fn write_reversed_instant<T: Timestamp, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(instant::reversed_micros(value)?, out)
+    }
+
+    /// Reads an instant written by [`write_reversed_instant`](Self::write_reversed_instant).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the value is outside `T`'s range.
+    fn read_reversed_instant<T: Timestamp>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::unreversed_micros(<Self as Ints<i64>>::read_int(input)?.into())
+    }
+
+    /// Writes a [`Reversed`](crate::field::Reversed) date: `i32::MAX` minus its days, as the
+    /// format's `i64`.
+    ///
+    /// # Errors
+    ///
+    /// For a date before 1970.
+    fn write_reversed_date<T: CalendarDate, S: Sink>(value: &T, out: &mut S) -> Result<()> {
+        Self::write_int(instant::reversed_days(value)?, out)
+    }
+
+    /// Reads a date written by [`write_reversed_date`](Self::write_reversed_date).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the day is outside `T`'s range.
+    fn read_reversed_date<T: CalendarDate>(input: Self::Input<'_, '_>) -> Result<T> {
+        instant::unreversed_days(<Self as Ints<i64>>::read_int(input)?.into())
+    }
 }
 
 /// A format that holds `std::time::SystemTime`, floored to whole microseconds (so a decoded
@@ -532,6 +647,10 @@ pub trait SystemTimes: Ints<i64> {}
     note = "store the nanoseconds as a `u64` or `u128`"
 )]
 pub trait Durations: ByteStrings {
+    /// The bytes a duration's field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const DURATION_ALPHABET: Option<Alphabet> = None;
+
     /// Writes a duration.
     ///
     /// # Errors
@@ -574,6 +693,14 @@ pub trait Durations: ByteStrings {
     note = "store an IPv4 address as a `u32` and an IPv6 one as a `u128` (`u32::from(ip)`)"
 )]
 pub trait Addrs: ByteStrings {
+    /// The bytes an `Ipv4Addr`'s field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const IPV4_ALPHABET: Option<Alphabet> = None;
+    /// The bytes an `Ipv6Addr`'s field holds, when known in advance.
+    const IPV6_ALPHABET: Option<Alphabet> = None;
+    /// The bytes an `IpAddr`'s field holds, when known in advance.
+    const IP_ALPHABET: Option<Alphabet> = None;
+
     /// Writes an IPv4 address.
     ///
     /// # Errors

@@ -15,7 +15,7 @@
 use std::num::NonZero;
 
 use crate::error::{Error, Result};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
 use crate::field::{FieldType, Ints, ReadField, Sink, WriteField};
 
 fn zero(ty: &'static str) -> Error {
@@ -27,6 +27,8 @@ macro_rules! nonzero {
         impl FieldType for NonZero<$int> {}
 
         impl<F: Ints<$int>> WriteField<F> for NonZero<$int> {
+            const ALPHABET: Option<Alphabet> = <F as Ints<$int>>::ALPHABET;
+
             #[inline]
             fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
                 F::write_int(self.get(), out)
@@ -39,19 +41,6 @@ macro_rules! nonzero {
             }
         }
 
-        impl EncodeText for NonZero<$int> {
-            const ALPHABET: Option<Alphabet> = <$int as EncodeText>::ALPHABET;
-
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                self.get().encode_text(out)
-            }
-        }
-
-        impl<'de> DecodeText<'de> for NonZero<$int> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                NonZero::new(<$int>::decode_text(text)?).ok_or_else(|| zero(concat!("NonZero<", stringify!($int), ">")))
-            }
-        }
     )*};
 }
 

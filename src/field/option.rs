@@ -24,6 +24,9 @@ impl<T: FieldType> FieldType for Option<T> {
 }
 
 impl<F: Options, T: WriteField<F>> WriteField<F> for Option<T> {
+    const ALPHABET: Option<crate::field::Alphabet> = if F::NONE_IS_EMPTY { T::ALPHABET } else { None };
+    const KEY_ENCODING: crate::field::Encoding = T::KEY_ENCODING;
+
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         const {
             assert!(

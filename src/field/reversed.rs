@@ -8,8 +8,8 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
-use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::decimal::{Integer, narrow};
+use crate::field::text::Alphabet;
 use crate::field::{FieldType, Ints, ReadField, Sink, WriteField};
 
 /// A non-negative integer stored as `T::MAX - v`: Bigtable's `Long.MAX_VALUE - timestamp`
@@ -73,44 +73,73 @@ impl<T: Integer> Reversed<T> {
     }
 }
 
-impl<T: Integer> EncodeText for Reversed<T> {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        encode_decimal(out, self.reversed()?, T::DIGITS, T::NAME)
-    }
-}
-
-impl<'de, T: Integer> DecodeText<'de> for Reversed<T> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Self::unreversed(decode_decimal(text, T::DIGITS, false, T::NAME)?)
-    }
-}
-
 impl<T: Integer> FieldType for Reversed<T> {}
 
-// The stored value in the format's i64, or its u64 for a u64 or usize so that the whole range
-// reverses.
-impl<F: Ints<i64> + Ints<u64>, T: Integer> WriteField<F> for Reversed<T> {
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let stored = self.reversed()?;
+/// A format that holds [`Reversed`] integers. By default the stored value (`T::MAX - v`) is
+/// the format's `i64`, or its `u64` for a `u64` or `usize` so that the whole range reverses;
+/// a format with another form for it overrides the methods (the delimited format writes it in
+/// the decimal width of `T`, as Java services write `Long.MAX_VALUE - ts`).
+///
+/// ```
+/// use rowkey::field::{FieldBytes, ReversedInts};
+/// use rowkey::format::{DelimitedText, Ordered};
+///
+/// let mut text = Vec::new();
+/// DelimitedText::write_reversed::<u8, _>(250, &mut text)?;
+/// assert_eq!(text, b"250");
+/// let mut bytes = Vec::new();
+/// Ordered::write_reversed::<u8, _>(250, &mut bytes)?;
+/// assert_eq!(Ordered::read_reversed::<u8>(FieldBytes::borrowed(&bytes))?, 250);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold reversed integers",
+    label = "`{Self}` has no `Reversed` fields",
+    note = "store `MAX - v` yourself in an integer type the `{Self}` format holds"
+)]
+pub trait ReversedInts: Ints<i64> + Ints<u64> {
+    /// The bytes a reversed integer's field holds (see [`WriteField::ALPHABET`]).
+    const REVERSED_ALPHABET: Option<Alphabet> = None;
+
+    /// Writes the stored value `T::MAX - v`, which is never negative.
+    ///
+    /// # Errors
+    ///
+    /// As the format's integers.
+    fn write_reversed<T: Integer, S: Sink>(stored: i128, out: &mut S) -> Result<()> {
         match i64::try_from(stored) {
-            Ok(v) if T::MAX <= i128::from(i64::MAX) => <F as Ints<i64>>::write_int(v, out),
-            _ => <F as Ints<u64>>::write_int(
+            Ok(v) if T::MAX <= i128::from(i64::MAX) => <Self as Ints<i64>>::write_int(v, out),
+            _ => <Self as Ints<u64>>::write_int(
                 u64::try_from(stored).map_err(|_| Error::unencodable(T::NAME, "out of range"))?,
                 out,
             ),
         }
     }
+
+    /// Reads the stored value back.
+    ///
+    /// # Errors
+    ///
+    /// As the format's integers.
+    fn read_reversed<T: Integer>(input: Self::Input<'_, '_>) -> Result<i128> {
+        Ok(if T::MAX <= i128::from(i64::MAX) {
+            i128::from(<Self as Ints<i64>>::read_int(input)?)
+        } else {
+            i128::from(<Self as Ints<u64>>::read_int(input)?)
+        })
+    }
 }
 
-impl<'de, F: Ints<i64> + Ints<u64>, T: Integer> ReadField<'de, F> for Reversed<T> {
+impl<F: ReversedInts, T: Integer> WriteField<F> for Reversed<T> {
+    const ALPHABET: Option<Alphabet> = F::REVERSED_ALPHABET;
+
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        F::write_reversed::<T, S>(self.reversed()?, out)
+    }
+}
+
+impl<'de, F: ReversedInts, T: Integer> ReadField<'de, F> for Reversed<T> {
     fn read(input: F::Input<'_, 'de>) -> Result<Self> {
-        let stored = if T::MAX <= i128::from(i64::MAX) {
-            i128::from(<F as Ints<i64>>::read_int(input)?)
-        } else {
-            i128::from(<F as Ints<u64>>::read_int(input)?)
-        };
-        Self::unreversed(stored)
+        Self::unreversed(F::read_reversed::<T>(input)?)
     }
 }

@@ -27,10 +27,9 @@
 //! | `Hashed<N>` (feature `hashed`) | the hash in lowercase hex, `2N` digits | `b0344c61d8db3853` |
 //! | `Option<T>` | `None` is the empty field, which sorts first | |
 
-use std::borrow::Cow;
-
-use crate::error::{Error, Result};
-use crate::field::{BigEndian, Encoding, Sink};
+use crate::error::Result;
+use crate::field::{Encoding, ReadField, Sink, WriteField};
+use crate::format::DelimitedText;
 
 /// The bytes a text encoding can produce, when known in advance: the lowest one decides
 /// which delimiters keep keys sorted.
@@ -60,7 +59,10 @@ impl Alphabet {
     pub const BOOL: Alphabet = Alphabet { lowest: b'a', name: "the letters of false/true" };
 }
 
-/// A value that can be one field of a delimited (text) key.
+/// A value that can be one field of a delimited (text) key: every field type the delimited
+/// format holds ([`WriteField<DelimitedText>`](crate::field::WriteField)), by the name the
+/// delimited key API has always used. Implemented for all of them; a type of your own becomes
+/// one by implementing the field model's traits.
 ///
 /// ```
 /// use rowkey::field::EncodeText;
@@ -70,9 +72,10 @@ impl Alphabet {
 /// assert_eq!(text, b"00042");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait EncodeText {
-    /// The bytes this encoding can write, or `None` when any byte can appear (each value is
-    /// then checked against the delimiter as it is written).
+pub trait EncodeText: WriteField<DelimitedText> {
+    /// The bytes this field's text can hold, or `None` when any byte can appear (each value
+    /// is then checked against the delimiter as it is written): the delimited format's
+    /// [`WriteField::ALPHABET`].
     const ALPHABET: Option<Alphabet>;
 
     /// What the field's text is, for the key's [`Schema`](crate::field::description::Schema), as
@@ -84,18 +87,30 @@ pub trait EncodeText {
     /// assert_eq!(<std::net::IpAddr as EncodeText>::ENCODING, Encoding::IpAddr);
     /// assert_eq!(<String as EncodeText>::ENCODING, Encoding::Custom); // the derive knows strings by name
     /// ```
-    const ENCODING: Encoding = Encoding::Custom;
+    const ENCODING: Encoding;
 
     /// Writes the field's text.
     ///
     /// # Errors
     ///
-    /// [`Error::Unencodable`] when the value does not fit the encoding (a number wider than
-    /// its field, a negative value where only non-negative ones keep order).
+    /// [`Error::Unencodable`](crate::Error::Unencodable) when the value does not fit the
+    /// encoding (a number wider than its field, a negative value where only non-negative
+    /// ones keep order).
     fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()>;
 }
 
-/// A value that can be read back from one field of a delimited key.
+impl<T: WriteField<DelimitedText> + ?Sized> EncodeText for T {
+    const ALPHABET: Option<Alphabet> = <T as WriteField<DelimitedText>>::ALPHABET;
+    const ENCODING: Encoding = <T as WriteField<DelimitedText>>::KEY_ENCODING;
+
+    #[inline(always)]
+    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+        WriteField::<DelimitedText>::write(self, out)
+    }
+}
+
+/// A value that can be read back from one field of a delimited key: every field type the
+/// delimited format reads ([`ReadField<'de, DelimitedText>`](crate::field::ReadField)).
 ///
 /// ```
 /// use rowkey::field::DecodeText;
@@ -104,204 +119,23 @@ pub trait EncodeText {
 /// assert!(u8::decode_text(b"7").is_err()); // the width is 3: `007`
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait DecodeText<'de>: Sized {
+pub trait DecodeText<'de>: ReadField<'de, DelimitedText> {
     /// Decodes the value from the field's text, which borrows from the key.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidField`] when the text is not this encoding's,
-    /// [`Error::OutOfRange`] when the value does not fit the type.
+    /// [`Error::InvalidField`](crate::Error::InvalidField) when the text is not this
+    /// encoding's, [`Error::OutOfRange`](crate::Error::OutOfRange) when the value does not
+    /// fit the type.
     fn decode_text(text: &'de [u8]) -> Result<Self>;
 }
 
-impl<T: EncodeText + ?Sized> EncodeText for &T {
-    const ALPHABET: Option<Alphabet> = T::ALPHABET;
-    const ENCODING: Encoding = T::ENCODING;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).encode_text(out)
-    }
-}
-
-macro_rules! open_text {
-    ($($ty:ty),*) => {$(
-        impl EncodeText for $ty {
-            const ALPHABET: Option<Alphabet> = None;
-
-            #[inline]
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                out.write(AsRef::<[u8]>::as_ref(self));
-                Ok(())
-            }
-        }
-    )*};
-}
-
-open_text!(str, String, [u8], Vec<u8>, Cow<'_, [u8]>);
-
-impl EncodeText for Cow<'_, str> {
-    const ALPHABET: Option<Alphabet> = None;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.as_bytes());
-        Ok(())
-    }
-}
-
-impl EncodeText for char {
-    const ALPHABET: Option<Alphabet> = None;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(self.encode_utf8(&mut [0; 4]).as_bytes());
-        Ok(())
-    }
-}
-
-fn utf8<'de>(ty: &'static str, text: &'de [u8]) -> Result<&'de str> {
-    super::utf8::to_str(text)
-        .map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the field", e.valid_up_to())))
-}
-
-impl<'de> DecodeText<'de> for &'de str {
+impl<'de, T: ReadField<'de, DelimitedText>> DecodeText<'de> for T {
+    #[inline(always)]
     fn decode_text(text: &'de [u8]) -> Result<Self> {
-        utf8("&str", text)
+        <T as ReadField<'de, DelimitedText>>::read(text)
     }
 }
-
-impl<'de> DecodeText<'de> for String {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        utf8("String", text).map(str::to_owned)
-    }
-}
-
-impl<'de> DecodeText<'de> for Cow<'de, str> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        utf8("Cow<str>", text).map(Cow::Borrowed)
-    }
-}
-
-impl<'de> DecodeText<'de> for char {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        let s = utf8("char", text)?;
-        let mut chars = s.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Ok(c),
-            _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", s.chars().count()))),
-        }
-    }
-}
-
-impl<'de> DecodeText<'de> for &'de [u8] {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Ok(text)
-    }
-}
-
-impl<'de> DecodeText<'de> for Vec<u8> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Ok(text.to_vec())
-    }
-}
-
-impl<'de> DecodeText<'de> for Cow<'de, [u8]> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        Ok(Cow::Borrowed(text))
-    }
-}
-
-impl EncodeText for bool {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::BOOL);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        out.write(if *self { b"true" } else { b"false" });
-        Ok(())
-    }
-}
-
-impl<'de> DecodeText<'de> for bool {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        match text {
-            b"false" => Ok(false),
-            b"true" => Ok(true),
-            _ => Err(Error::invalid("bool", "expected `false` or `true`")),
-        }
-    }
-}
-
-/// `None` is the empty field, which sorts before every value. `Some` of a value whose text is
-/// empty (an empty string) would read back as `None`, so it is refused.
-///
-/// ```
-/// use rowkey::format::Delimited;
-///
-/// let hash = Delimited::default();
-/// assert_eq!(hash.to_key(&("a", None::<u8>, "b"))?.as_bytes(), b"a##b");
-/// assert_eq!(hash.to_key(&("a", Some(7u8), "b"))?.as_bytes(), b"a#007#b");
-/// assert!(hash.to_key(&(Some(""),)).is_err());
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-impl<T: EncodeText> EncodeText for Option<T> {
-    const ALPHABET: Option<Alphabet> = T::ALPHABET;
-    const ENCODING: Encoding = T::ENCODING;
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        let Some(value) = self else { return Ok(()) };
-        let mut counted = Counting { inner: out, written: 0 };
-        value.encode_text(&mut counted)?;
-        if counted.written == 0 {
-            return Err(Error::unencodable(
-                "Option",
-                "Some of an empty value would read back as None in a delimited key; \
-                 use the ordered format, which tells them apart, or a non-empty value",
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl<'de, T: DecodeText<'de>> DecodeText<'de> for Option<T> {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        if text.is_empty() { Ok(None) } else { T::decode_text(text).map(Some) }
-    }
-}
-
-/// Passes bytes through, counting them.
-struct Counting<'a, S> {
-    inner: &'a mut S,
-    written: usize,
-}
-
-impl<S: Sink> Sink for Counting<'_, S> {
-    fn write(&mut self, bytes: &[u8]) {
-        self.written += bytes.len();
-        self.inner.write(bytes);
-    }
-}
-
-// The 8 raw bytes, as in the ordered format. Their bytes are open, so in a sorted delimited
-// key most values are refused (any byte at or below the delimiter); this exists for keys
-// that Java code wrote with `Bytes.toBytes(long)` through
-// [`Delimited::unchecked`](crate::format::Delimited::unchecked).
-macro_rules! big_endian_text {
-    ($($ty:ty),*) => {$(
-        impl EncodeText for BigEndian<$ty> {
-            const ALPHABET: Option<Alphabet> = None;
-
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                out.write(&self.to_bytes()?);
-                Ok(())
-            }
-        }
-
-        impl<'de> DecodeText<'de> for BigEndian<$ty> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                Self::from_bytes(text)
-            }
-        }
-    )*};
-}
-
-big_endian_text!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 /// A value's text, for the unit tests of the text encodings.
 #[cfg(test)]

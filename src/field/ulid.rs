@@ -22,6 +22,10 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::field::text::Alphabet;
+
+/// The bytes of a ULID's text: Crockford's base32 digits, uppercase.
+pub(crate) const TEXT_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "Crockford base32 digits 0-9 A-Z" };
 
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const TEXT_LEN: usize = 26;
@@ -74,43 +78,26 @@ mod with_crate {
     use std::ops::Range;
 
     use crate::field::instant::Timestamp;
-    use crate::field::text::{Alphabet, DecodeText, EncodeText};
+    use crate::field::text::Alphabet;
     use crate::field::{Encoding, FieldType, ReadField, Sink, Uuids, WriteField};
-
-    /// Crockford's base32 digits, uppercase.
-    const ULID_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "Crockford base32 digits 0-9 A-Z" };
 
     impl FieldType for Ulid {
         const ENCODING: Encoding = Encoding::Ulid;
     }
 
     impl<F: Uuids> WriteField<F> for Ulid {
+        const ALPHABET: Option<Alphabet> = F::ULID_ALPHABET;
+
         #[inline]
         fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-            F::write_id(&self.to_bytes(), out)
+            F::write_ulid(&self.to_bytes(), out)
         }
     }
 
     impl<'de, F: Uuids> ReadField<'de, F> for Ulid {
         #[inline(always)]
         fn read(input: F::Input<'_, 'de>) -> Result<Self> {
-            F::read_id(input, "Ulid").map(Ulid::from_bytes)
-        }
-    }
-
-    impl EncodeText for Ulid {
-        const ALPHABET: Option<Alphabet> = Some(ULID_ALPHABET);
-        const ENCODING: Encoding = Encoding::Ulid;
-
-        fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-            out.write(&write_text(self.0));
-            Ok(())
-        }
-    }
-
-    impl<'de> DecodeText<'de> for Ulid {
-        fn decode_text(text: &'de [u8]) -> Result<Self> {
-            parse_text(text, "Ulid").map(Ulid)
+            F::read_ulid(input).map(Ulid::from_bytes)
         }
     }
 

@@ -27,6 +27,10 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::field::text::Alphabet;
+
+/// The bytes of a UUID's text: lowercase hex digits and `-`.
+pub(crate) const TEXT_ALPHABET: Alphabet = Alphabet { lowest: b'-', name: "lowercase hex digits and '-'" };
 
 /// Where the hyphens of the text form go.
 const HYPHENS: [usize; 4] = [8, 13, 18, 23];
@@ -91,17 +95,16 @@ mod with_crate {
 
     use ::uuid::Uuid;
 
-    use crate::field::text::{Alphabet, DecodeText, EncodeText};
+    use crate::field::text::Alphabet;
     use crate::field::{Encoding, FieldType, ReadField, Sink, Uuids, WriteField};
-
-    /// Lowercase hex digits and `-`.
-    const UUID_ALPHABET: Alphabet = Alphabet { lowest: b'-', name: "lowercase hex digits and '-'" };
 
     impl FieldType for Uuid {
         const ENCODING: Encoding = Encoding::Uuid;
     }
 
     impl<F: Uuids> WriteField<F> for Uuid {
+        const ALPHABET: Option<Alphabet> = F::UUID_ALPHABET;
+
         #[inline]
         fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
             F::write_id(self.as_bytes(), out)
@@ -112,22 +115,6 @@ mod with_crate {
         #[inline(always)]
         fn read(input: F::Input<'_, 'de>) -> Result<Self> {
             F::read_id(input, "Uuid").map(Uuid::from_bytes)
-        }
-    }
-
-    impl EncodeText for Uuid {
-        const ALPHABET: Option<Alphabet> = Some(UUID_ALPHABET);
-        const ENCODING: Encoding = Encoding::Uuid;
-
-        fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-            out.write(&write_text(self.as_bytes()));
-            Ok(())
-        }
-    }
-
-    impl<'de> DecodeText<'de> for Uuid {
-        fn decode_text(text: &'de [u8]) -> Result<Self> {
-            parse_text(text, "Uuid").map(Uuid::from_bytes)
         }
     }
 

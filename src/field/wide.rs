@@ -14,7 +14,6 @@
 
 use crate::error::{Error, Result};
 use crate::field::Sink;
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
 
 /// Decimal digits of `u128::MAX` and of `i128::MIN`'s magnitude.
 const DIGITS: usize = 39;
@@ -65,64 +64,53 @@ fn wrong_width(ty: &'static str, len: usize) -> Error {
     Error::invalid(ty, format!("expected {DIGITS} decimal digits, found {len} bytes"))
 }
 
-impl EncodeText for u128 {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::DIGITS);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        write_digits(out, *self, false);
-        Ok(())
-    }
+/// A `u128`'s text: 39 digits.
+pub(crate) fn write_u128_text<S: Sink>(value: u128, out: &mut S) {
+    write_digits(out, value, false);
 }
 
-impl<'de> DecodeText<'de> for u128 {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        if text.len() != DIGITS {
-            return Err(wrong_width("u128", text.len()));
+/// Reads what [`write_u128_text`] writes, exactly.
+pub(crate) fn read_u128_text(text: &[u8]) -> Result<u128> {
+    if text.len() != DIGITS {
+        return Err(wrong_width("u128", text.len()));
+    }
+    read_digits(text, false).ok_or_else(|| Error::invalid("u128", "expected decimal digits of at most u128::MAX"))
+}
+
+/// An `i128`'s text: 39 digits, a negative one after `-` as their nines' complement.
+pub(crate) fn write_i128_text<S: Sink>(value: i128, out: &mut S) {
+    write_digits(out, value.unsigned_abs(), value < 0);
+}
+
+/// Reads what [`write_i128_text`] writes, exactly.
+pub(crate) fn read_i128_text(text: &[u8]) -> Result<i128> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    if digits.len() != DIGITS {
+        return Err(wrong_width("i128", digits.len()));
+    }
+    let magnitude =
+        read_digits(digits, negative).ok_or_else(|| Error::invalid("i128", "expected decimal digits of an i128"))?;
+    let value = match (negative, magnitude) {
+        (true, 0) => {
+            return Err(Error::invalid(
+                "i128",
+                "`-` followed by all nines would be minus zero, which no value encodes to",
+            ));
         }
-        read_digits(text, false).ok_or_else(|| Error::invalid("u128", "expected decimal digits of at most u128::MAX"))
-    }
-}
-
-impl EncodeText for i128 {
-    const ALPHABET: Option<Alphabet> = Some(Alphabet::SIGNED_DIGITS);
-
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-        write_digits(out, self.unsigned_abs(), *self < 0);
-        Ok(())
-    }
-}
-
-impl<'de> DecodeText<'de> for i128 {
-    fn decode_text(text: &'de [u8]) -> Result<Self> {
-        let (negative, digits) = match text.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, text),
-        };
-        if digits.len() != DIGITS {
-            return Err(wrong_width("i128", digits.len()));
-        }
-        let magnitude = read_digits(digits, negative)
-            .ok_or_else(|| Error::invalid("i128", "expected decimal digits of an i128"))?;
-        let value = match (negative, magnitude) {
-            (true, 0) => {
-                return Err(Error::invalid(
-                    "i128",
-                    "`-` followed by all nines would be minus zero, which no value encodes to",
-                ));
-            }
-            (true, m) if m == SIGN_BIT => Some(i128::MIN),
-            (true, m) => i128::try_from(m).ok().map(|m| -m),
-            (false, m) => i128::try_from(m).ok(),
-        };
-        value.ok_or_else(|| Error::invalid("i128", "the number is beyond the range of an i128"))
-    }
+        (true, m) if m == SIGN_BIT => Some(i128::MIN),
+        (true, m) => i128::try_from(m).ok().map(|m| -m),
+        (false, m) => i128::try_from(m).ok(),
+    };
+    value.ok_or_else(|| Error::invalid("i128", "the number is beyond the range of an i128"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::field::WriteField;
     use crate::field::text::text_of as text;
+    use crate::field::{DecodeText, WriteField};
 
     #[test]
     fn edges() {

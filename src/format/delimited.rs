@@ -225,7 +225,7 @@ impl Delimited {
     ) -> Result<()> {
         let start = out.len();
         let located = |e: Error| e.in_field(index, name, start);
-        match T::ALPHABET {
+        match <T as EncodeText>::ALPHABET {
             Some(alphabet) => self.check_alphabet(index, &alphabet).map_err(located)?,
             None if self.sorted => {
                 value.encode_text(out).map_err(located)?;

@@ -11,6 +11,7 @@
 //!   integers, strings in 9-byte groups, no escapes.
 
 pub mod delimited;
+mod delimited_values;
 pub mod fdb_tuple;
 pub(crate) mod flatten;
 pub mod hbase;
@@ -21,6 +22,7 @@ pub(crate) mod prefix;
 mod tuple;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
+pub use delimited_values::DelimitedText;
 pub use fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
 pub use hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
 pub use memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, MemcomparableWriter};

@@ -297,6 +297,9 @@ impl Descending for Ordered {}
 impl Instants for Ordered {}
 impl SystemTimes for Ordered {}
 impl Durations for Ordered {}
+#[cfg(feature = "hashed")]
+impl crate::field::Digests for Ordered {}
+impl crate::field::ReversedInts for Ordered {}
 impl Addrs for Ordered {}
 
 impl Uuids for Ordered {

@@ -119,7 +119,7 @@ macro_rules! delimited_tuples {
             const FIELDS: usize = $n;
 
             fn alphabet(index: usize) -> Option<Alphabet> {
-                [$($name::ALPHABET),+].get(index).copied().flatten()
+                [$(<$name as EncodeText>::ALPHABET),+].get(index).copied().flatten()
             }
 
             fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {

@@ -4,12 +4,12 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 use crate::field::decimal::{decode_decimal, encode_decimal};
-use crate::field::text::{Alphabet, EncodeText};
-use crate::field::{FieldBytes, FieldType, Sink, WriteField};
+use crate::field::text::Alphabet;
+use crate::field::{FieldBytes, FieldType, Sink, ValueFormat, WriteField};
 use crate::format::OrderedScalar;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key};
-use crate::format::{BUCKET_FIELD, Delimited, Ordered};
+use crate::format::{BUCKET_FIELD, Delimited, DelimitedText, Ordered};
 use crate::key::Key;
 use crate::salt::farmhash::farm_fingerprint;
 
@@ -516,25 +516,65 @@ impl BucketField {
 
 impl FieldType for BucketField {}
 
-impl WriteField<Ordered> for BucketField {
+/// A format that holds salt buckets ([`BucketField`]): the number of a numeric salt's
+/// bucket in the format's own form. An MD5 salt's bucket is its hex digits in every format.
+///
+/// ```
+/// use rowkey::format::{DelimitedText, Ordered};
+/// use rowkey::salt::Buckets;
+///
+/// let mut text = Vec::new();
+/// DelimitedText::write_bucket_number(7, 2, &mut text)?;
+/// assert_eq!(text, b"07");
+/// let mut bytes = Vec::new();
+/// Ordered::write_bucket_number(7, 2, &mut bytes)?;
+/// assert_eq!(bytes, [0x87]); // the ordered u32 7, whatever the width
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the `{Self}` key format cannot hold salt buckets",
+    label = "`{Self}` has no bucket fields",
+    note = "salted keys are ordered or delimited keys"
+)]
+pub trait Buckets: ValueFormat {
+    /// The bytes a bucket field holds, when known in advance (see
+    /// [`WriteField::ALPHABET`]).
+    const BUCKET_ALPHABET: Option<Alphabet> = None;
+
+    /// Writes the number of a numeric salt's bucket; `width` is its decimal width, for a
+    /// format that writes decimal text.
+    ///
+    /// # Errors
+    ///
+    /// As the format's integers.
+    fn write_bucket_number<S: Sink>(bucket: u32, width: usize, out: &mut S) -> Result<()>;
+}
+
+// The orderedcode integer.
+impl Buckets for Ordered {
     #[inline]
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        if self.hex_digits == 0 {
-            return self.bucket.encode_field(out);
-        }
-        self.write_hex(out);
-        Ok(())
+    fn write_bucket_number<S: Sink>(bucket: u32, _width: usize, out: &mut S) -> Result<()> {
+        bucket.encode_field(out)
     }
 }
 
-/// Digits either way: decimal, or an MD5 salt's lowercase hex.
-impl EncodeText for BucketField {
-    const ALPHABET: Option<Alphabet> = Some(BUCKET_ALPHABET);
+// Zero-padded decimal of the salt's width: digits either way, decimal or an MD5 salt's hex.
+impl Buckets for DelimitedText {
+    const BUCKET_ALPHABET: Option<Alphabet> = Some(BUCKET_ALPHABET);
 
     #[inline]
-    fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
+    fn write_bucket_number<S: Sink>(bucket: u32, width: usize, out: &mut S) -> Result<()> {
+        encode_decimal(out, i128::from(bucket), width, "bucket")
+    }
+}
+
+impl<F: Buckets> WriteField<F> for BucketField {
+    const ALPHABET: Option<Alphabet> = F::BUCKET_ALPHABET;
+
+    #[inline]
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         if self.hex_digits == 0 {
-            return encode_decimal(out, i128::from(self.bucket), self.width, "bucket");
+            return F::write_bucket_number(self.bucket, self.width, out);
         }
         self.write_hex(out);
         Ok(())

@@ -35,6 +35,6 @@ mod fan_out;
 pub mod farmhash;
 pub(crate) mod store;
 
-pub use bucket::{BucketField, Salt, SaltHash};
+pub use bucket::{BucketField, Buckets, Salt, SaltHash};
 pub use farmhash::{farm_fingerprint, fingerprint64, spanner_shard};
 pub use store::StoreBucket;

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::text::Alphabet;
 use crate::field::{FieldType, Ints, ReadField, Sink, Strings, WriteField};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain, reverse_url, unreverse_domain, unreverse_url};
 
@@ -53,6 +53,8 @@ macro_rules! bit_reversed {
         impl FieldType for BitReversed<$ty> {}
 
         impl<F: Ints<$ty>> WriteField<F> for BitReversed<$ty> {
+            const ALPHABET: Option<Alphabet> = <F as Ints<$ty>>::ALPHABET;
+
             fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
                 F::write_int(self.stored(), out)
             }
@@ -65,19 +67,6 @@ macro_rules! bit_reversed {
             }
         }
 
-        impl EncodeText for BitReversed<$ty> {
-            const ALPHABET: Option<Alphabet> = <$ty as EncodeText>::ALPHABET;
-
-            fn encode_text<S: Sink>(&self, out: &mut S) -> Result<()> {
-                self.stored().encode_text(out)
-            }
-        }
-
-        impl<'de> DecodeText<'de> for BitReversed<$ty> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                <$ty>::decode_text(text).map(|v| BitReversed($reverse(v)))
-            }
-        }
     )*};
 }
 
@@ -115,34 +104,11 @@ macro_rules! reversed_text {
             }
         }
 
-        impl<S: AsRef<str>> EncodeText for $name<S> {
-            const ALPHABET: Option<Alphabet> = None;
-
-            fn encode_text<W: Sink>(&self, out: &mut W) -> Result<()> {
-                out.write($reverse(self.0.as_ref())?.as_bytes());
-                Ok(())
-            }
-        }
-
-        impl<'de> DecodeText<'de> for $name<String> {
-            fn decode_text(text: &'de [u8]) -> Result<Self> {
-                let text = std::str::from_utf8(text)
-                    .map_err(|_| Error::invalid(stringify!($name), "the field is not UTF-8"))?;
-                Self::from_stored(text)
-            }
-        }
-
         /// The key holds the reversed text, so the original cannot be borrowed from it:
         /// decoding into `&str` is an error that says to decode into `String`. It exists so
         /// that tuples of borrowed values can be encoded.
         impl<'de, 'a, F: Strings> ReadField<'de, F> for $name<&'a str> {
             fn read(_: F::Input<'_, 'de>) -> Result<Self> {
-                Err(Self::not_borrowable())
-            }
-        }
-
-        impl<'de, 'a> DecodeText<'de> for $name<&'a str> {
-            fn decode_text(_: &'de [u8]) -> Result<Self> {
                 Err(Self::not_borrowable())
             }
         }

@@ -399,6 +399,9 @@ impl Uuids for FdbTuple {
 impl Instants for FdbTuple {}
 impl SystemTimes for FdbTuple {}
 impl Durations for FdbTuple {}
+#[cfg(feature = "hashed")]
+impl crate::field::Digests for FdbTuple {}
+impl crate::field::ReversedInts for FdbTuple {}
 impl Addrs for FdbTuple {}
 
 // ---- Nested tuples ----

@@ -763,6 +763,9 @@ impl Uuids for HBase {
 impl Instants for HBase {}
 impl SystemTimes for HBase {}
 impl Durations for HBase {}
+#[cfg(feature = "hashed")]
+impl crate::field::Digests for HBase {}
+impl crate::field::ReversedInts for HBase {}
 impl Addrs for HBase {}
 
 impl<'de> HBaseKey<'de> for () {

@@ -292,6 +292,10 @@ impl Uuids for Memcomparable {
 
 // serde's `Duration` is a struct of the seconds (u64) and the nanoseconds (u32), which the
 // crate writes as those two integers: the same 12 bytes as the provided form, without groups.
+impl crate::field::ReversedInts for Memcomparable {}
+#[cfg(feature = "hashed")]
+impl crate::field::Digests for Memcomparable {}
+
 impl Durations for Memcomparable {
     fn write_duration<S: Sink>(value: Duration, out: &mut S) -> Result<()> {
         out.write(&crate::field::duration::to_bytes(value));
