@@ -65,8 +65,10 @@ type Compute = Arc<dyn Fn(&Inspection) -> Result<Value> + Send + Sync>;
 pub enum Source {
     /// The old field of this name.
     Field(&'static str),
-    /// A fixed value, as text in the forms [`Schema::encode`] reads.
-    Default(String),
+    /// A fixed value, as text in the forms [`Schema::encode`] reads (a
+    /// [`default`](RekeyBuilder::default)). Not named `Default`: a public item of that name
+    /// would make rustc print `std::default::Default` in full in every user's errors.
+    Fixed(String),
     /// A function of the old key's values.
     Computed(Compute),
 }
@@ -75,7 +77,7 @@ impl fmt::Debug for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Field(name) => f.debug_tuple("Field").field(name).finish(),
-            Source::Default(text) => f.debug_tuple("Default").field(text).finish(),
+            Source::Fixed(text) => f.debug_tuple("Fixed").field(text).finish(),
             Source::Computed(_) => f.write_str("Computed(..)"),
         }
     }
@@ -86,7 +88,7 @@ impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Field(name) => f.write_str(name),
-            Source::Default(text) => write!(f, "= {text}"),
+            Source::Fixed(text) => write!(f, "= {text}"),
             Source::Computed(_) => f.write_str("= f(old key)"),
         }
     }
@@ -235,7 +237,7 @@ impl Rekey {
                     let value = old.value(name).expect("the builder checked that the old design has the field");
                     ValueText(KeyField::Value(field), value).to_string()
                 }
-                Source::Default(text) => text.clone(),
+                Source::Fixed(text) => text.clone(),
                 Source::Computed(compute) => {
                     let value = compute(old).map_err(|e| self.to.redact_error(e))?;
                     ValueText(KeyField::Value(field), &value).to_string()
@@ -299,7 +301,7 @@ impl RekeyBuilder {
     /// The new field `field` holds `value` in every row: text in the forms
     /// [`Schema::encode`] reads (`eu`, `42`, `2020-05-01T00:00:00Z`, `null`).
     pub fn default(mut self, field: &str, value: &str) -> Self {
-        self.sources.push((field.to_owned(), Source::Default(value.to_owned())));
+        self.sources.push((field.to_owned(), Source::Fixed(value.to_owned())));
         self
     }
 
