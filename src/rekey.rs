@@ -10,7 +10,8 @@
 //!   [`computed`](RekeyBuilder::compute) from the old key's values;
 //! - an old field that no new field takes is refused, since two old keys that differ only in
 //!   it would become one row, unless [`merge_rows`](RekeyBuilder::merge_rows) says that such
-//!   rows may merge.
+//!   rows may merge, or [`drop_derived`](RekeyBuilder::drop_derived) says that the kept
+//!   fields decide it (so no two rows merge; a verify of the copy finds any that did).
 //!
 //! Values move, not bytes: each old key is decoded to its values (any transform undone, so a
 //! `reverse`d time is the instant itself) and the new key is encoded from them, with its own
@@ -101,8 +102,10 @@ pub struct Rekey {
     to: &'static Schema,
     /// One per value field of the new design, in key order.
     targets: Vec<(&'static FieldSchema, Source)>,
-    /// Old fields no new field takes (only with `merge_rows`).
+    /// Old fields no new field takes (only with `merge_rows`, or declared derived).
     dropped: Vec<&'static str>,
+    /// Whether rows may merge (`merge_rows`).
+    merges: bool,
 }
 
 impl fmt::Debug for Rekey {
@@ -124,6 +127,7 @@ pub struct RekeyBuilder {
     renames: Vec<(String, String)>,
     sources: Vec<(String, Source)>,
     merge: bool,
+    derived: Vec<String>,
 }
 
 impl Rekey {
@@ -148,7 +152,7 @@ impl Rekey {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn builder(from: &'static Schema, to: &'static Schema) -> RekeyBuilder {
-        RekeyBuilder { from, to, renames: Vec::new(), sources: Vec::new(), merge: false }
+        RekeyBuilder { from, to, renames: Vec::new(), sources: Vec::new(), merge: false, derived: Vec::new() }
     }
 
     /// A re-keying between two derived key types: [`builder`](Self::builder) of their
@@ -204,10 +208,17 @@ impl Rekey {
         self.targets.iter().map(|(field, source)| (*field, source))
     }
 
-    /// The old fields no new field takes: rows that differ only in them merge.
+    /// The old fields no new field takes.
     #[must_use]
     pub fn dropped(&self) -> &[&'static str] {
         &self.dropped
+    }
+
+    /// Whether rows that differ only in a dropped field merge ([`merge_rows`](RekeyBuilder::merge_rows));
+    /// `false` when every dropped field was declared [derived](RekeyBuilder::drop_derived).
+    #[must_use]
+    pub fn merges_rows(&self) -> bool {
+        self.merges
     }
 
     /// The new key of the row whose old key is `old`.
@@ -287,7 +298,7 @@ impl Rekey {
             .collect::<Option<Vec<_>>>()?;
         // The new design's other fields are defaults or functions of the old values: dropping
         // them merges no rows.
-        Some(Rekey { from: self.to, to: self.from, targets, dropped: Vec::new() })
+        Some(Rekey { from: self.to, to: self.from, targets, dropped: Vec::new(), merges: false })
     }
 }
 
@@ -344,6 +355,31 @@ impl RekeyBuilder {
     /// the field if that matters.
     pub fn merge_rows(mut self) -> Self {
         self.merge = true;
+        self
+    }
+
+    /// Lets the old field `field` go because the fields the new key keeps decide its value (a
+    /// device's type, given its id): then no two old keys become one, and no rows merge.
+    /// rowkey cannot see that from the schemas, so it is your word; a
+    /// [verify](crate::bigtable::migrate::Migration::verify) of the copy reports the rows of
+    /// any two old keys that met as differing.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::rekey::Rekey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Old { device_type: String, device_id: String }
+    /// #[derive(RowKey)]
+    /// struct New { device_id: String }
+    ///
+    /// let rekey = Rekey::between::<Old, New>().drop_derived("device_type").build()?;
+    /// assert!(!rekey.merges_rows());
+    /// assert!(Rekey::between::<Old, New>().drop_derived("device_id").build().is_err()); // the new key takes it
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn drop_derived(mut self, field: &str) -> Self {
+        self.derived.push(field.to_owned());
         self
     }
 
@@ -430,18 +466,30 @@ impl RekeyBuilder {
         }
         let dropped: Vec<&'static str> =
             old_fields.iter().map(|f| f.name).filter(|name| !taken.contains(name)).collect();
-        if !dropped.is_empty() && !self.merge {
+        for name in &self.derived {
+            if !dropped.contains(&name.as_str()) {
+                faults.push(format!(
+                    "`{name}` is declared derived, but it is no field of `{from_name}` that the new key drops"
+                ));
+            }
+        }
+        let merging: Vec<&'static str> =
+            dropped.iter().copied().filter(|name| !self.derived.iter().any(|d| d == name)).collect();
+        if !merging.is_empty() && !self.merge {
             faults.push(format!(
                 "no field of `{to_name}` takes {} of `{from_name}`, so rows that differ only there would become one \
-                 row; rename {} to a new field, or allow such rows to merge (`merge_rows`, `--merge-rows`)",
-                list(&dropped),
-                if dropped.len() == 1 { "it" } else { "each" },
+                 row; rename {} to a new field, declare that the kept fields decide {} (`drop_derived`, \
+                 `--drop-derived`), or allow such rows to merge (`merge_rows`, `--merge-rows`)",
+                list(&merging),
+                if merging.len() == 1 { "it" } else { "each" },
+                if merging.len() == 1 { "it" } else { "them" },
             ));
         }
         if !faults.is_empty() {
             return Err(Error::argument("key mapping", faults.join("; ")));
         }
-        Ok(Rekey { from: self.from, to: self.to, targets, dropped })
+        let merges = !merging.is_empty();
+        Ok(Rekey { from: self.from, to: self.to, targets, dropped, merges })
     }
 }
 

@@ -143,9 +143,18 @@ fn a_dropped_field_merges_rows_only_when_allowed() {
     let rekey = Rekey::between::<Old, New>().merge_rows().build().unwrap();
     assert_eq!(rekey.dropped(), ["session"]);
     assert!(rekey.inverse().is_none(), "a merged row has no one old key");
+    assert!(rekey.merges_rows());
     let a = rekey.rekey(&Old { user: "ann".into(), session: 1 }.to_key().unwrap()).unwrap();
     let b = rekey.rekey(&Old { user: "ann".into(), session: 2 }.to_key().unwrap()).unwrap();
     assert_eq!(a, b);
+    // Declared decided by the kept fields: dropped, and no rows said to merge.
+    let derived = Rekey::between::<Old, New>().drop_derived("session").build().unwrap();
+    assert_eq!((derived.dropped(), derived.merges_rows()), (&["session"][..], false));
+    let err = Rekey::between::<Old, New>().drop_derived("user").build().unwrap_err();
+    assert!(
+        err.to_string().contains("`user` is declared derived, but it is no field of `Old` that the new key drops"),
+        "{err}"
+    );
 }
 
 #[test]

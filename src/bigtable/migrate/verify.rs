@@ -134,7 +134,7 @@ struct ShardFindings {
 
 pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result<VerifyReport, MigrateError> {
     let rekey = &migration.rekey;
-    let merged = !rekey.dropped().is_empty();
+    let merged = rekey.merges_rows();
     // A sample looks at every n-th row, n from the shard's row count, which a keys-only pass
     // gives first.
     let strides: Vec<u64> = match sample {
