@@ -298,13 +298,18 @@ async fn reads_while_moving(old: &Table, new: &Table, rekey: &Rekey, rng: &mut R
         let r = by_time(rng.next() as usize % 20_000);
         let (lo, hi) = (r.ts_millis - 500, r.ts_millis + 500);
         let (lo, hi) = (lo.to_string(), hi.to_string());
-        let queries: [Query<'_>; 3] = [
+        let queries: [Query<'_>; 4] = [
             (vec![("device_type", &r.device_type), ("device_id", &r.device_id)], None),
             (
                 vec![("device_type", &r.device_type), ("device_id", &r.device_id)],
                 Some(("ts_millis", ScanNext::Range(Bound::Included(&lo), Bound::Excluded(&hi)))),
             ),
             (vec![("device_type", &r.device_type)], Some(("device_id", ScanNext::StartsWith(&r.device_id[..2])))),
+            // Matches nothing: no rows, and no read of either table.
+            (
+                vec![("device_type", &r.device_type), ("device_id", &r.device_id)],
+                Some(("ts_millis", ScanNext::Range(Bound::Included(&lo), Bound::Excluded(&lo)))),
+            ),
         ];
         for (fixed, next) in queries {
             let ranges = Reading::SCHEMA.scan_query(&fixed, next).unwrap();

@@ -123,6 +123,11 @@ impl Moving {
     ) -> Result<Vec<Row>, MigrateError> {
         let to = self.rekey.to_schema();
         let new_ranges = to.scan_query(fixed, next).map_err(|e| MigrateError::Query(Box::new(e)))?;
+        if new_ranges.is_empty() {
+            // No key matches (`ts=5..5`): nothing to read from either table, and the old
+            // design's wider ranges would read rows only to drop them all.
+            return Ok(Vec::new());
+        }
         let old_ranges = self.old_ranges(fixed, next)?;
         let options = ReadOptions::new();
         let mut olds = Vec::new();
