@@ -108,6 +108,19 @@ impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 // What a derived key's `RowKey` impl calls: the whole key, then its length limit. An error
 // goes through the key's schema, which takes out what it quotes of a `sensitive` field.
 
+/// An error of a key of type `T`, with what it quotes of a `sensitive` field taken out; as
+/// it is, at no cost, for a key without one (the test is made at compile time).
+#[inline(always)]
+fn redacted<T: KeySchema>(error: Error) -> Error {
+    if const { T::SCHEMA.has_sensitive_fields() } { redact_cold::<T>(error) } else { error }
+}
+
+#[cold]
+#[inline(never)]
+fn redact_cold<T: KeySchema>(error: Error) -> Error {
+    T::SCHEMA.redact_error(error)
+}
+
 /// `RowKey::encode_into` of a derived ordered key: the whole key, then the length limit.
 ///
 /// # Errors
@@ -115,7 +128,7 @@ impl<T> RowKeyOwned for T where T: for<'de> RowKey<'de> {}
 /// What a field's encoder returns, or [`Error::TooLong`]; `out` is then empty.
 #[inline]
 pub fn encode_ordered<'de, T: OrderedKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    encode_key(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
+    encode_key(value, out).map_err(redacted::<T>)?;
     check_len(out, max_len)
 }
 
@@ -127,7 +140,7 @@ pub fn encode_ordered<'de, T: OrderedKey<'de> + KeySchema>(value: &T, out: &mut 
 #[inline]
 pub fn decode_ordered<'de, T: OrderedKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    decode_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
+    decode_key(bytes).map_err(redacted::<T>)
 }
 
 /// `RowKey::encode_into` of a derived delimited key.
@@ -142,7 +155,7 @@ pub fn encode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
     out: &mut Key,
     max_len: usize,
 ) -> Result<()> {
-    Delimited::new(delimiter)?.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
+    Delimited::new(delimiter)?.encode_into(value, out).map_err(redacted::<T>)?;
     check_len(out, max_len)
 }
 
@@ -158,7 +171,7 @@ pub fn decode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
     max_len: usize,
 ) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    Delimited::new(delimiter)?.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
+    Delimited::new(delimiter)?.from_key(bytes).map_err(redacted::<T>)
 }
 
 /// `RowKey::encode_into` of a derived FoundationDB tuple key.
@@ -168,7 +181,7 @@ pub fn decode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
 /// As [`FdbTuple::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
 pub fn encode_fdb<'de, T: FdbKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    FdbTuple::default().encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
+    FdbTuple::default().encode_into(value, out).map_err(redacted::<T>)?;
     check_len(out, max_len)
 }
 
@@ -180,7 +193,7 @@ pub fn encode_fdb<'de, T: FdbKey<'de> + KeySchema>(value: &T, out: &mut Key, max
 #[inline]
 pub fn decode_fdb<'de, T: FdbKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    FdbTuple::default().from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
+    FdbTuple::default().from_key(bytes).map_err(redacted::<T>)
 }
 
 /// `RowKey::encode_into` of a derived memcomparable key.
@@ -194,7 +207,7 @@ pub fn encode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(
     out: &mut Key,
     max_len: usize,
 ) -> Result<()> {
-    Memcomparable.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
+    Memcomparable.encode_into(value, out).map_err(redacted::<T>)?;
     check_len(out, max_len)
 }
 
@@ -206,7 +219,7 @@ pub fn encode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(
 #[inline]
 pub fn decode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    Memcomparable.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
+    Memcomparable.from_key(bytes).map_err(redacted::<T>)
 }
 
 /// `RowKey::encode_into` of a derived HBase key.
@@ -216,7 +229,7 @@ pub fn decode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(bytes: &'
 /// As [`HBase::encode_into`], or [`Error::TooLong`]; `out` is then empty.
 #[inline]
 pub fn encode_hbase<'de, T: HBaseKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    HBase.encode_into(value, out).map_err(|e| T::SCHEMA.redact_error(e))?;
+    HBase.encode_into(value, out).map_err(redacted::<T>)?;
     check_len(out, max_len)
 }
 
@@ -228,7 +241,7 @@ pub fn encode_hbase<'de, T: HBaseKey<'de> + KeySchema>(value: &T, out: &mut Key,
 #[inline]
 pub fn decode_hbase<'de, T: HBaseKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    HBase.from_key(bytes).map_err(|e| T::SCHEMA.redact_error(e))
+    HBase.from_key(bytes).map_err(redacted::<T>)
 }
 
 /// Refuses a key longer than its type writes: its value could not be encoded again, so
