@@ -197,3 +197,16 @@ fn a_reverse_domain_field_keeps_one_form_of_a_host() {
     assert_eq!(read.host, "maps.google.com");
     assert_eq!(read.to_key().unwrap(), key);
 }
+
+/// The `formats` target: an HBase key whose last field is an `Option` of bytes. The option
+/// wrapped the writer's sink in its own, which did not pass on that the key ends there, so
+/// `Some` bytes were written grouped (`BlobVar`) where they are read as they are (`BlobCopy`).
+#[test]
+fn hbase_last_optional_bytes() {
+    use rowkey::Desc;
+    use rowkey::format::HBase;
+    let key = b"424444&4444444000w224529081342pjon\0,\x80\0\0\0\x014<5\xd4\x80\0\088\0\x05";
+    let value = HBase.from_key::<(String, i64, Desc<i32>, Option<Vec<u8>>)>(key).unwrap();
+    assert_eq!(value.3, Some(vec![0, 5]));
+    assert_eq!(HBase.to_key(&value).unwrap().as_bytes(), key, "{value:?}");
+}

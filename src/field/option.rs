@@ -88,4 +88,9 @@ impl<S: Sink> Sink for FirstByte<'_, S> {
         }
         self.out.write_byte(byte);
     }
+
+    // The value of an optional last field ends the key as much as the option does.
+    fn ends_key(&self) -> bool {
+        self.out.ends_key()
+    }
 }

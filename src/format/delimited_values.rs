@@ -407,4 +407,8 @@ impl<S: Sink> Sink for Counting<'_, S> {
         self.written += bytes.len();
         self.inner.write(bytes);
     }
+
+    fn ends_key(&self) -> bool {
+        self.inner.ends_key()
+    }
 }

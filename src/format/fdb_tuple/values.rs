@@ -431,6 +431,10 @@ impl<S: Sink> ElementSink<'_, S> {
 }
 
 impl<S: Sink> Sink for ElementSink<'_, S> {
+    fn ends_key(&self) -> bool {
+        self.out.ends_key()
+    }
+
     fn write(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
