@@ -73,6 +73,11 @@ impl Location {
         self.offset
     }
 
+    /// The same location with the field's name, when it has none yet.
+    pub(crate) fn with_name(self, name: &'static str) -> Location {
+        Location { name: self.name.or(Some(name)), ..self }
+    }
+
     /// Fills in what is not known yet, keeping what is.
     pub(crate) fn fill(self, field: usize, name: Option<&'static str>, offset: usize) -> Location {
         Location { field: self.field.or(Some(field)), name: self.name.or(name), offset: self.offset.or(Some(offset)) }
@@ -298,6 +303,16 @@ impl Error {
     pub(crate) fn in_field(mut self, field: usize, name: Option<&'static str>, offset: usize) -> Error {
         if let Some(at) = self.location_mut() {
             *at = at.fill(field, name, offset);
+        }
+        self
+    }
+
+    /// The error with the field's name in its location, when it has a location and no name
+    /// yet: so that a key's schema can tell which field it is about (and redact it).
+    #[must_use]
+    pub(crate) fn with_name(mut self, name: &'static str) -> Error {
+        if let Some(at) = self.location_mut() {
+            *at = at.with_name(name);
         }
         self
     }

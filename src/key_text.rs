@@ -41,7 +41,8 @@ impl KeyForm {
     ///
     /// [`Error::InvalidArgument`] naming the first character that is not of the form and its
     /// position: an escape other than `\\` and `\xNN` (cbt), an odd number of digits or a
-    /// non-digit (hex), a character outside the alphabet or a bad length (base64).
+    /// non-digit (hex), a character outside the alphabet or a bad length (base64). The error
+    /// quotes none of the text: a key may hold a value that must not reach a log.
     ///
     /// ```
     /// use rowkey::key_text::KeyForm;
@@ -113,7 +114,13 @@ impl fmt::Display for KeyForm {
 
 fn from_cbt(text: &str) -> Result<Key> {
     let bad = |at: usize, what: &str| {
-        Error::argument("key text", format!("{what} at character {at} of {text:?}; cbt's form escapes bytes as \\xNN"))
+        Error::argument(
+            "key text",
+            format!(
+                "{what} at character {at} of {} characters; cbt's form escapes bytes as \\xNN",
+                text.chars().count()
+            ),
+        )
     };
     let mut out = Key::new();
     let mut chars = text.char_indices().peekable();
@@ -148,13 +155,10 @@ fn from_cbt(text: &str) -> Result<Key> {
 fn from_hex(text: &str) -> Result<Key> {
     let digits = text.as_bytes();
     if let Some(at) = digits.iter().position(|&c| hex_value(c).is_none()) {
-        return Err(Error::argument("key text", format!("{text:?} is not hex: character {at} is not a hex digit")));
+        return Err(Error::argument("key text", format!("not hex: character {at} is not a hex digit")));
     }
     if !digits.len().is_multiple_of(2) {
-        return Err(Error::argument(
-            "key text",
-            format!("{text:?} is not hex: {} digits, and a byte is two", digits.len()),
-        ));
+        return Err(Error::argument("key text", format!("not hex: {} digits, and a byte is two", digits.len())));
     }
     let mut out = Key::new();
     for pair in digits.chunks_exact(2) {
@@ -194,7 +198,7 @@ pub(crate) fn to_base64(bytes: &[u8]) -> String {
 }
 
 fn from_base64(text: &str) -> Result<Key> {
-    let bad = |detail: String| Error::argument("key text", format!("{text:?} is not base64: {detail}"));
+    let bad = |detail: String| Error::argument("key text", format!("not base64: {detail}"));
     let body = text.trim_end_matches('=');
     let padding = text.len() - body.len();
     if !text.len().is_multiple_of(4) || padding > 2 {
@@ -246,6 +250,26 @@ mod tests {
             for len in 0..all.len() {
                 let bytes = &all[len..];
                 assert_eq!(form.parse(&form.format(bytes)).unwrap(), bytes, "{form} {len}");
+            }
+        }
+    }
+
+    /// A key's text may hold a sensitive field's value; its parse errors say where, not what.
+    #[test]
+    fn errors_quote_none_of_the_text() {
+        let marker = "MARKER-7f3a";
+        for (form, text) in [
+            (KeyForm::Cbt, format!("acme#{marker}#7\\q")),
+            (KeyForm::Cbt, format!("{marker}\\x4")),
+            (KeyForm::Hex, format!("{marker}00")),
+            (KeyForm::Hex, "4d41524b45522d37663361f".to_owned()),
+            (KeyForm::Base64, format!("{marker}=")),
+            (KeyForm::Base64, format!("{marker}*")),
+        ] {
+            let err = form.parse(&text).unwrap_err();
+            let shown = format!("{err} {err:?}");
+            for piece in text.as_bytes().windows(4).map(|w| String::from_utf8_lossy(w).into_owned()) {
+                assert!(!shown.contains(&piece), "{form} {text}: the error quotes {piece:?}: {shown}");
             }
         }
     }

@@ -32,7 +32,7 @@ pub use crate::key::Key;
 pub use crate::range::KeyRanges;
 pub use crate::row_key::{
     RowKey, decode_delimited, decode_fdb, decode_hbase, decode_memcomparable, decode_ordered, encode_delimited,
-    encode_fdb, encode_hbase, encode_memcomparable, encode_ordered,
+    encode_fdb, encode_hbase, encode_memcomparable, encode_ordered, scan_error,
 };
 pub use crate::salt::bucket::{bucket, check_bucket, read_bucket};
 pub use crate::salt::store::read_store_bucket;

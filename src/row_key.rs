@@ -121,6 +121,15 @@ fn redact_cold<T: KeySchema>(error: Error) -> Error {
     T::SCHEMA.redact_error(error)
 }
 
+/// An error of a derived scan builder of key type `T`, about its field `name` (or the
+/// prefix or bucket): named, so that it says which field, and redacted as the key's own
+/// errors are, since the builder encodes the same values `to_key` does.
+#[cold]
+#[inline(never)]
+pub fn scan_error<T: KeySchema>(error: Error, name: &'static str) -> Error {
+    redacted::<T>(error.with_name(name))
+}
+
 /// `RowKey::encode_into` of a derived ordered key: the whole key, then the length limit.
 ///
 /// # Errors

@@ -88,6 +88,18 @@ both_formats!(ipv6, Ipv6Addr, ipv6s(), ipv6s());
 both_formats!(ip, IpAddr, ip_addrs(), ip_addrs());
 both_formats!(duration, Duration, durations(), durations());
 both_formats!(u128s, u128, edge_u128(), edge_u128());
+
+proptest! {
+    /// `timestamps()` keeps to what a plain field holds, for `SystemTime` too, whose own range
+    /// (i64 seconds) is wider than a field's (i64 microseconds). The ordered format only: the
+    /// delimited one has no `SystemTime` fields.
+    #[test]
+    fn system_time(a in timestamps::<std::time::SystemTime>(), b in timestamps::<std::time::SystemTime>()) {
+        ordered(&a, &b, a.cmp(&b))?;
+        ordered(&Desc(a), &Desc(b), b.cmp(&a))?;
+        ordered(&Some(a), &None, Ordering::Greater)?;
+    }
+}
 both_formats!(i128s, i128, edge_i128(), edge_i128());
 both_formats!(nonzero_u32, NonZeroU32, any::<NonZeroU32>(), any::<NonZeroU32>());
 both_formats!(nonzero_i64, NonZeroI64, any::<NonZeroI64>(), any::<NonZeroI64>());

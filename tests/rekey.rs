@@ -174,3 +174,30 @@ fn a_value_that_does_not_fit_the_new_field_is_an_error_naming_it() {
     let err = rekey.rekey(b"not a key of Old").unwrap_err();
     assert!(err.to_string().contains("count"), "{err}");
 }
+
+/// An optional note of `""` in the ordered design has no key in the delimited one, where the
+/// empty field is `None`: re-keying refuses it, as the delimited type's `to_key` does, rather
+/// than turning `Some("")` into `None`.
+#[test]
+fn an_empty_optional_text_into_a_delimited_key_is_refused_not_turned_into_none() {
+    #[derive(RowKey, Debug, PartialEq)]
+    struct Noted {
+        id: u32,
+        note: Option<String>,
+    }
+    #[derive(RowKey, Debug, PartialEq)]
+    #[rowkey(delimited = "#")]
+    struct NotedText {
+        id: u32,
+        note: Option<String>,
+    }
+    let rekey = Rekey::between::<Noted, NotedText>().build().unwrap();
+    for note in [None, Some("x".to_owned())] {
+        let new = rekey.rekey(&Noted { id: 7, note: note.clone() }.to_key().unwrap()).unwrap();
+        assert_eq!(NotedText::from_key(&new).unwrap(), NotedText { id: 7, note });
+    }
+    let empty = Noted { id: 7, note: Some(String::new()) }.to_key().unwrap();
+    assert!(NotedText { id: 7, note: Some(String::new()) }.to_key().is_err());
+    let err = rekey.rekey(&empty).unwrap_err();
+    assert!(err.to_string().contains("read back as None"), "{err}");
+}

@@ -4,7 +4,8 @@
 mod common;
 
 use common::keys::{DeviceReading, EveryField, EveryText, Monitor, OrderedReading, TenantReading, WebPage};
-use common::schema_checks::{agrees_with_from_key, mutations};
+use common::schema_checks::{agrees_with_from_key, encode_takes_what_the_type_takes, mutations};
+use common::strategies::{every_field, every_text, fdb_reading, hbase_visit, mc_every, mc_reading};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -233,6 +234,26 @@ fn text_fields() -> impl Strategy<Value = TextFields> {
 }
 
 proptest! {
+    /// The schema's text path and the type's code take the same values, over every field type
+    /// of the fixtures, in every format.
+    #[test]
+    fn encode_takes_what_the_type_takes_in_every_format(
+        (a, b) in (every_field(), every_field()),
+        (c, d) in (every_text(), every_text()),
+        (e, f) in (mc_every(), mc_every()),
+        (g, h) in (fdb_reading(), fdb_reading()),
+        (i, j) in (hbase_visit(), hbase_visit()),
+        (k, l) in (mc_reading(), mc_reading()),
+        pick: usize,
+    ) {
+        encode_takes_what_the_type_takes(&a, &b, pick)?;
+        encode_takes_what_the_type_takes(&c, &d, pick)?;
+        encode_takes_what_the_type_takes(&e, &f, pick)?;
+        encode_takes_what_the_type_takes(&g, &h, pick)?;
+        encode_takes_what_the_type_takes(&i, &j, pick)?;
+        encode_takes_what_the_type_takes(&k, &l, pick)?;
+    }
+
     #[test]
     fn device_readings_inspect_to_their_fields(
         device_type in "[a-z]{0,8}", device_id in "[0-9a-f]{0,10}", ts_millis in 0..=i64::MAX,

@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::pii::{Login, LoginByEmail, LoginText, MARKER};
+use common::pii::{
+    CardOrdered, Login, LoginByEmail, LoginText, MARKER, MeterMemcomparable, NUMBER_MARKER, Pinned, SsnHBase, SsnTuple,
+};
 use rowkey::hotspot::{Heatmap, Simulator, Windows};
 use rowkey::schema::ScanNext;
 use rowkey::{Key, RowKey};
@@ -104,6 +106,75 @@ fn errors_name_the_field_and_quote_none_of_it() {
         assert!(matches!(err.location().name(), Some("email" | "pin")), "{err}");
         assert!(err.location().offset().is_some(), "{err}");
         assert!(err.to_string().contains("sensitive"), "{err}");
+    }
+}
+
+/// Fails naming the output that holds any six digits in a row of the number marker.
+fn clean_of_number(what: &str, text: &str) {
+    for piece in NUMBER_MARKER.as_bytes().windows(6) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        assert!(!text.contains(piece), "{what} shows a piece ({piece}) of the sensitive value: {text}");
+    }
+}
+
+/// Values that parse as the field's text but do not fit its type or width: the schema's
+/// encode and scan quoted them, since such an error came with no field's name to redact by.
+#[test]
+fn schema_errors_about_values_that_do_not_fit_quote_none_of_them() {
+    let big = NUMBER_MARKER.repeat(2);
+    let negative = format!("-{NUMBER_MARKER}");
+    let fraction = format!("0.{NUMBER_MARKER}");
+    type Case<'a> = (&'a rowkey::schema::Schema, &'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case<'_>> = vec![
+        (&SsnTuple::SCHEMA, "ssn", &big, vec![("tenant", "t")]),
+        (&SsnHBase::SCHEMA, "ssn", &big, vec![("tenant", "t")]),
+        (&MeterMemcomparable::SCHEMA, "account", &negative, vec![("tenant", "t"), ("reading", "1.5")]),
+        (&MeterMemcomparable::SCHEMA, "reading", &fraction, vec![("tenant", "t"), ("account", "1")]),
+        (&CardOrdered::SCHEMA, "card", &negative, vec![("tenant", "t")]),
+        (&Pinned::SCHEMA, "pin", NUMBER_MARKER, vec![("user", "u"), ("code", "1"), ("email", "e")]),
+        (&Pinned::SCHEMA, "code", NUMBER_MARKER, vec![("user", "u"), ("pin", "1"), ("email", "e")]),
+    ];
+    for (schema, field, value, others) in cases {
+        let mut values = others.clone();
+        values.push((field, value));
+        let err = schema.encode(&values).expect_err(&format!("{} {field}={value} encoded", schema.type_name));
+        clean_of_number("Schema::encode's error", &err.to_string());
+        clean_of_number("Schema::encode's error's Debug", &format!("{err:?}"));
+        assert!(err.to_string().contains(&format!("`{field}`")), "{err}");
+        // A scan fixing the fields before it and this one, and one bounding it.
+        let position = schema.fields.iter().position(|f| f.name == field).unwrap();
+        let before: Vec<(&str, &str)> = schema.fields[..position]
+            .iter()
+            .map(|f| *values.iter().find(|(name, _)| *name == f.name).unwrap())
+            .collect();
+        let mut fixed = before.clone();
+        fixed.push((field, value));
+        let err = schema.scan_query(&fixed, None).expect_err(&format!("{} scan {field}={value}", schema.type_name));
+        clean_of_number("Schema::scan_query's error", &format!("{err} {err:?}"));
+        let range = rowkey::schema::ScanNext::Range(std::ops::Bound::Included(value), std::ops::Bound::Unbounded);
+        if let Err(err) = schema.scan_query(&before, Some((field, range))) {
+            clean_of_number("Schema::scan_query's error of a range", &format!("{err} {err:?}"));
+        }
+    }
+}
+
+/// The derived scan builder encodes what `to_key` does, and says as little of it.
+#[test]
+fn scan_builder_errors_quote_none_of_the_value() {
+    let pin: u32 = 4_193_571_234;
+    let too_wide = Pinned { user: "u".into(), pin, code: 1, email: "e".into() };
+    let errors = [
+        too_wide.to_key().unwrap_err(),
+        Pinned::scan().user("u").pin(pin).ranges().unwrap_err(),
+        Pinned::scan().user("u").pin_range(pin..).ranges().unwrap_err(),
+        Pinned::scan().user("u").pin(1).code(7).email(&format!("{MARKER}#")).ranges().unwrap_err(),
+    ];
+    for err in &errors {
+        let shown = format!("{err} {err:?}");
+        assert!(!shown.contains("4193571234"), "the scan builder quotes the sensitive value: {shown}");
+        clean("the scan builder's error", &shown);
+        assert!(matches!(err.location().name(), Some("pin" | "code" | "email")), "{err}");
+        assert!(shown.contains("sensitive"), "{shown}");
     }
 }
 

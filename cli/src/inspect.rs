@@ -52,12 +52,12 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         let text = reveal::key_text(schema, args.reveal, i + 1, &text);
         match inspection {
             Ok(inspection) if args.json => {
-                let times = args.time_unit.map(|unit| Times(&inspection, unit));
+                let times = args.time_unit.map(|unit| Times(&inspection, unit, args.reveal));
                 let line = Line { key: &text, fields: Fields(&inspection, args.reveal), times };
                 println!("{}", json::to_text(&line, Spacing::one_line()));
             }
             Ok(inspection) if args.time_unit.is_some() => {
-                let times: Vec<(&str, String)> = times(&inspection, args.time_unit).collect();
+                let times: Vec<(&str, String)> = times(&inspection, args.time_unit, args.reveal).collect();
                 let fields: Vec<String> = inspection
                     .fields()
                     .iter()
@@ -132,12 +132,13 @@ fn shown(field: &InspectedField, reveal: bool) -> String {
     }
 }
 
-/// The reversed integer fields of a key as UTC times in a unit, by name, in key order.
-struct Times<'a>(&'a Inspection, TimeUnit);
+/// The reversed integer fields of a key as UTC times in a unit, by name, in key order; a
+/// sensitive one only when revealed.
+struct Times<'a>(&'a Inspection, TimeUnit, bool);
 
 impl Serialize for Times<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(times(self.0, Some(self.1)))
+        serializer.collect_map(times(self.0, Some(self.1), self.2))
     }
 }
 
@@ -161,10 +162,18 @@ impl TimeUnit {
     }
 }
 
-/// The reversed integer fields of `inspection` as UTC times in `unit`, by field name.
-fn times(inspection: &Inspection, unit: Option<TimeUnit>) -> impl Iterator<Item = (&'static str, String)> + '_ {
+/// The reversed integer fields of `inspection` as UTC times in `unit`, by field name. A
+/// sensitive field's time is its value in another form, so it is left out unless revealed.
+fn times(
+    inspection: &Inspection,
+    unit: Option<TimeUnit>,
+    reveal: bool,
+) -> impl Iterator<Item = (&'static str, String)> + '_ {
     inspection.fields().iter().filter_map(move |field| {
         let unit = unit?;
+        if field.is_sensitive() && !reveal {
+            return None;
+        }
         let (KeyField::Value(schema), Value::Int(n)) = (field.key_field(), field.value()) else { return None };
         if !matches!(schema.transform, Transform::Reverse { .. }) {
             return None;

@@ -97,3 +97,86 @@ fn reveal_prints_the_value() {
     let encoded = run(&["encode", "--reveal", "--schema", schema, "tenant=3", &email, "at=7", "pin=1234"]);
     assert_eq!(encoded.trim_end(), good);
 }
+
+/// What reached an output through paths the marker tests above did not take: a malformed key
+/// echoed whole by the key-text parser, a sensitive reversed time printed as an instant, and
+/// numbers that parse but do not fit their field.
+#[test]
+fn malformed_keys_times_and_unfit_numbers_print_no_value() {
+    use common::pii::{Birthday, NUMBER_MARKER, Pinned, SsnTuple};
+
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-sensitive-more-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, json: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, json).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let (login, birthday, pinned, ssn) = (
+        file("login.json", LoginText::SCHEMA.to_json()),
+        file("birthday.json", Birthday::SCHEMA.to_json()),
+        file("pinned.json", Pinned::SCHEMA.to_json()),
+        file("ssn.json", SsnTuple::SCHEMA.to_json()),
+    );
+    let good = String::from_utf8(key(3).into_vec()).unwrap();
+    let hex = KeyForm::Hex.format(&key(3));
+    let base64 = KeyForm::Base64.format(&key(3));
+    let malformed = [
+        ("cbt", format!("{good}\\q")),
+        ("cbt", format!("{good}\\x4")),
+        ("hex", format!("{hex}0")),
+        ("hex", format!("{hex}zz")),
+        ("base64", format!("{base64}*")),
+        ("base64", format!("{base64}=")),
+    ];
+    let born = Birthday { tenant: "acme".into(), born_ms: 549_864_182_123 }.to_key().unwrap();
+    let born = String::from_utf8(born.into_vec()).unwrap();
+    let big = format!("ssn={}", NUMBER_MARKER.repeat(2));
+    let pin = format!("pin={NUMBER_MARKER}");
+    let mut runs: Vec<(Vec<String>, Option<String>)> = Vec::new();
+    for (form, text) in &malformed {
+        for json in [false, true] {
+            let mut args: Vec<String> = ["inspect", "--schema", &login, "--from", form].map(String::from).to_vec();
+            if json {
+                args.push("--json".into());
+            }
+            runs.push((args.iter().cloned().chain([text.clone()]).collect(), None));
+            runs.push((args, Some(format!("{text}\n"))));
+        }
+    }
+    for json in [&[][..], &["--json"][..]] {
+        let mut args: Vec<String> = ["inspect", "--schema", &birthday, "--time-unit", "ms"].map(String::from).to_vec();
+        args.extend(json.iter().map(|a| a.to_string()));
+        args.push(born.clone());
+        runs.push((args, None));
+    }
+    for args in [
+        vec!["encode", "--schema", &ssn, "tenant=t", &big],
+        vec!["scan", "--schema", &ssn, "tenant=t", &big],
+        vec!["encode", "--schema", &pinned, "user=u", &pin, "code=1", "email=e"],
+        vec!["scan", "--schema", &pinned, "user=u", &pin],
+        vec!["scan", "--schema", &pinned, "--json", "user=u", "pin=1", &format!("code={NUMBER_MARKER}")],
+    ] {
+        runs.push((args.into_iter().map(String::from).collect(), None));
+    }
+    for (args, stdin) in runs {
+        let mut command = Command::cargo_bin("rowkey").unwrap();
+        command.args(&args);
+        if let Some(stdin) = &stdin {
+            command.write_stdin(stdin.as_bytes());
+        }
+        let output = command.output().unwrap();
+        let printed = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+        let run = format!("rowkey {}{}", args.join(" "), if stdin.is_some() { " (key on standard input)" } else { "" });
+        assert!(!printed.contains("panicked"), "{run}:\n{printed}");
+        for needle in [MARKER, "1987-06-05", "549864182123"] {
+            assert!(!printed.contains(needle), "{run} printed the sensitive value ({needle}):\n{printed}");
+        }
+        for piece in NUMBER_MARKER.as_bytes().windows(6).map(|w| std::str::from_utf8(w).unwrap()) {
+            assert!(!printed.contains(piece), "{run} printed a piece of the sensitive value ({piece}):\n{printed}");
+        }
+    }
+    // Revealed, the time is there.
+    let revealed = run(&["inspect", "--reveal", "--schema", &birthday, "--time-unit", "ms", &born]);
+    assert!(revealed.contains("1987-06-05T04:03:02.123Z"), "{revealed}");
+}

@@ -284,6 +284,16 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
     let value = Ident::new("rowkey_value", Span::mixed_site());
     let bucket = Ident::new("rowkey_bucket", Span::mixed_site());
     let salt_var = Ident::new("rowkey_salt", Span::mixed_site());
+    // Errors name their field and are redacted as the key's own are: the builder encodes the
+    // values `to_key` does, so it must say no more of a sensitive one.
+    let ident = input.ident;
+    let key = if input.generics.lifetimes().next().is_some() {
+        let elided = input.generics.lifetimes().map(|_| quote!('_));
+        quote!(#ident<#(#elided),*>)
+    } else {
+        quote!(#ident)
+    };
+    let about = |name: &str| quote!(|rowkey_error| #p::scan_error::<#key>(rowkey_error, #name));
     let store = |format: &str| {
         let format = Ident::new(format, Span::call_site());
         quote!(let mut #scan = #p::StoreScan::<#p::#format>::new(#fields);)
@@ -303,13 +313,20 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
             let raw = Literal::byte_string(lit.value().as_bytes());
             quote!(#scan.raw_prefix(#raw);)
         } else {
-            quote!(#scan.fix(#lit)?;)
+            let about = about("prefix");
+            quote!(#scan.fix(#lit).map_err(#about)?;)
         }
     });
     let bucket_field = if input.format().is_store() { quote!(store_bucket) } else { quote!(bucket_field) };
-    let fix_bucket = input.attrs.salt.as_ref().map(|_| quote!(#scan.fix(&#salt_var.#bucket_field(#bucket))?;));
+    let about_bucket = about("bucket");
+    let fix_bucket = input
+        .attrs
+        .salt
+        .as_ref()
+        .map(|_| quote!(#scan.fix(&#salt_var.#bucket_field(#bucket)).map_err(#about_bucket)?;));
     let fields = steps.iter().map(|step| {
         let (field, slot) = (step.field, &step.slot);
+        let about = about(&field.name());
         let fixed = codec::encode_ref(field, p, &quote!(*#value));
         let owned = codec::encode_owned(field, p, &quote!(*#value));
         let range = step.range.as_ref().map(|r| {
@@ -321,21 +338,23 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
                 if let #option::Some((#lo, #hi)) = &self.#r {
                     let rowkey_start = #p::Bound::map(#p::Bound::as_ref(#start), |#value| #owned);
                     let rowkey_end = #p::Bound::map(#p::Bound::as_ref(#end), |#value| #owned);
-                    break 'rowkey_fields #scan.range(#p::Bound::as_ref(&rowkey_start), #p::Bound::as_ref(&rowkey_end));
+                    break 'rowkey_fields #scan
+                        .range(#p::Bound::as_ref(&rowkey_start), #p::Bound::as_ref(&rowkey_end))
+                        .map_err(#about);
                 }
             }
         });
         let prefix = step.prefix.as_ref().map(|r| {
             quote! {
                 if let #option::Some(rowkey_prefix) = self.#r {
-                    break 'rowkey_fields #scan.starts_with(rowkey_prefix);
+                    break 'rowkey_fields #scan.starts_with(rowkey_prefix).map_err(#about);
                 }
             }
         });
         let domain = step.domain.as_ref().map(|r| {
             quote! {
                 if let #option::Some(rowkey_host) = self.#r {
-                    break 'rowkey_fields #scan.host_and_subdomains(rowkey_host);
+                    break 'rowkey_fields #scan.host_and_subdomains(rowkey_host).map_err(#about);
                 }
             }
         });
@@ -345,7 +364,7 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
             #domain
             match &self.#slot {
                 #option::Some(#value) => {
-                    #scan.fix(#fixed)?;
+                    #scan.fix(#fixed).map_err(#about)?;
                 }
                 #option::None => break 'rowkey_fields #ok(#scan.ranges()),
             }
@@ -375,11 +394,12 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
             // The value itself: the bytes of a `u64` can also read as another `i64`.
             quote!(#(#salt_var.modulo_bucket(#p::Integer::to_i128(*#slots)))*)
         } else {
+            let about_bucket = about("bucket");
             quote! {
                 #p::bucket(&#salt_var, |rowkey_source| {
                     #(rowkey_source.named_field(#names, #slots)?;)*
                     #ok(())
-                })?
+                }).map_err(#about_bucket)?
             }
         };
         quote! {

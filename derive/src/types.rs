@@ -108,7 +108,7 @@ pub fn shape(ty: &Type) -> Shape<'_> {
     Shape { optional: false, inner: ty, class: class(ty) }
 }
 
-fn ungroup(mut ty: &Type) -> &Type {
+pub fn ungroup(mut ty: &Type) -> &Type {
     while let Type::Group(syn::TypeGroup { elem, .. }) | Type::Paren(syn::TypeParen { elem, .. }) = ty {
         ty = elem;
     }

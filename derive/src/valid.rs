@@ -25,6 +25,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
         check_combinations(cx, field);
         check_format_fit(cx, input, field);
         check_type_fit(cx, field);
+        check_hash_width(cx, field);
     }
     check_names(cx, input);
     check_salt(cx, input);
@@ -185,6 +186,29 @@ fn check_format_fit(cx: &Ctxt, input: &Input<'_>, field: &Field<'_>) {
 }
 
 /// Attributes that do not fit the field's type.
+/// `Hashed<N>` with a literal width outside 8 to 32: said once, at the number, rather than as
+/// the unmet trait bounds of every impl that needs a width.
+fn check_hash_width(cx: &Ctxt, field: &Field<'_>) {
+    let syn::Type::Path(path) = types::ungroup(field.shape.inner) else { return };
+    let Some(segment) = path.path.segments.last().filter(|s| s.ident == "Hashed") else { return };
+    let syn::PathArguments::AngleBracketed(args) = &segment.arguments else { return };
+    for arg in &args.args {
+        let syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(width), .. })) = arg else {
+            continue;
+        };
+        if width.base10_parse::<usize>().is_ok_and(|n| (8..=32).contains(&n)) {
+            continue;
+        }
+        cx.error(
+            width,
+            format!(
+                "`Hashed<{width}>` is not a width a keyed hash can have: a `Hashed` field is 8 to 32 bytes wide \
+                 (HMAC-SHA-256 gives 32, and fewer than 8 let two values share a hash too often); `Hashed` alone is 16"
+            ),
+        );
+    }
+}
+
 fn check_type_fit(cx: &Ctxt, field: &Field<'_>) {
     let attrs = &field.attrs;
     if attrs.skip.is_some() || attrs.flatten.is_some() {
@@ -618,7 +642,45 @@ pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
             };
         }
     });
-    warnings.collect()
+    let mut out: proc_macro2::TokenStream = warnings.collect();
+    out.extend(modulo_salt_warnings(input));
+    out
+}
+
+/// A modulo salt over a `sensitive` integer: its bucket is the value's residue (`bucket=679`
+/// of 103490972925679 in 1,000 buckets), which every key holds and every output shows, so the
+/// marker would hide the value and print part of it. Warned, the same way and with the same
+/// way out, and steered to the hashed salt, whose bucket says nothing of the value.
+fn modulo_salt_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
+    let Some(salt) = input.attrs.salt.as_ref().filter(|s| s.hash == crate::attr::SaltHash::Modulo) else {
+        return proc_macro2::TokenStream::new();
+    };
+    let sources = input.key_fields().filter(|field| {
+        salt.from.iter().any(|ident| field.ident == ident)
+            && field.attrs.sensitive.is_some()
+            && field.attrs.allow_personal_data.is_none()
+    });
+    sources
+        .map(|field| {
+            let name = field.name();
+            let note = format!(
+                "`{name}` is marked sensitive, but the modulo salt's bucket is `{name}` modulo the bucket count: part \
+                 of the value, in every key and every output that shows the bucket; salt by the default hash \
+                 (`salt(buckets = N, from = [{name}])`), whose bucket says nothing of the value, or add \
+                 `#[rowkey(allow_personal_data)]` to the field"
+            );
+            let span = field.span();
+            let use_it = quote::quote_spanned!(span=> let _ = SensitiveModuloSalt;);
+            quote::quote! {
+                #[automatically_derived]
+                const _: () = {
+                    #[deprecated(note = #note)]
+                    struct SensitiveModuloSalt;
+                    #use_it
+                };
+            }
+        })
+        .collect()
 }
 
 /// Whether a type's name ends in a word of [`PERSON_TYPES`] (`VipCustomer`, `user`).

@@ -16,6 +16,7 @@ use crate::key::Key;
 use crate::key_text::KeyForm;
 use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{Encoded, natural_bytes};
+use crate::schema::redact::{WITHHELD, about_field};
 use crate::schema::store;
 use crate::schema::value::parse_float;
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
@@ -138,7 +139,7 @@ fn values_of(schema: &Schema, given: &HashMap<&str, &str>) -> Result<Vec<Option<
                         format!("`{}` is missing: give it as {}=VALUE", field.name, field.name),
                     )
                 })?;
-                parse_value(schema.format, field, text).map(Some)
+                parse_value(schema.format, field, text).map(Some).map_err(|e| about_field(field, e))
             }
         })
         .collect()
@@ -241,7 +242,7 @@ pub(super) fn walk(
     for (field, value) in schema.fields.iter().zip(&values) {
         match (field.encoding, value) {
             (Encoding::Flattened(inner), _) => walk(inner, given, false, visit)?,
-            (_, Some(value)) => visit(Part::Field(field, value))?,
+            (_, Some(value)) => visit(Part::Field(field, value)).map_err(|e| about_field(field, e))?,
             (_, None) => {}
         }
     }
@@ -275,17 +276,22 @@ fn text_fields(schema: &Schema, given: &HashMap<&str, &str>, out: &mut Vec<(&'st
                 salt.bucket_field(bucket).encode_text(&mut text)?;
                 out.push((Schema::BUCKET_FIELD, text));
             }
-            Part::Field(field, value) => out.push((field.name, text_bytes(field, value).map_err(|e| named(field, e))?)),
+            Part::Field(field, value) => out.push((field.name, text_bytes(field, value)?)),
         }
         Ok(())
     })
 }
 
+/// An error about `field`, named (the argument errors in their text) and with nothing of a
+/// sensitive field's value in it.
 pub(super) fn named(field: &FieldSchema, e: Error) -> Error {
-    match e {
-        Error::InvalidArgument { what, detail } => Error::argument(what, format!("`{}`: {detail}", field.name)),
+    let e = match e {
+        Error::InvalidArgument { what, detail } if !detail.starts_with(&format!("`{}`", field.name)) => {
+            Error::argument(what, format!("`{}`: {detail}", field.name))
+        }
         other => other,
-    }
+    };
+    about_field(field, e)
 }
 
 /// The value a field stores for `value`: its transform applied.
@@ -309,7 +315,8 @@ pub(super) fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
 }
 
 pub(super) fn out_of_range(field: &FieldSchema, v: i128) -> Error {
-    Error::argument("field value", format!("`{}`: {v} is out of the range of {}", field.name, field.rust_type))
+    let value = if field.sensitive { format!("the value {WITHHELD}") } else { v.to_string() };
+    Error::argument("field value", format!("`{}`: {value} is out of the range of {}", field.name, field.rust_type))
 }
 
 /// The bytes of an ordered field, before the format escapes them.
@@ -389,6 +396,15 @@ pub(super) fn text_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> 
             ));
         }
     }
+    // As the typed path refuses it: an optional field's `None` is the empty field, so a value
+    // written as no text would read back as `None`.
+    if field.optional && out.is_empty() && stored != Value::Null {
+        return Err(Error::unencodable(
+            "Option",
+            "Some of an empty value would read back as None in a delimited key; use the ordered format, which tells \
+             them apart, or a non-empty value (`null` is the field's None)",
+        ));
+    }
     Ok(out)
 }
 
@@ -399,7 +415,7 @@ pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Re
     }
     let bad = |form: &str| {
         // A sensitive field's text is not echoed back.
-        let given = if field.sensitive { "the value given".to_owned() } else { format!("{text:?}") };
+        let given = if field.sensitive { format!("the value given {WITHHELD}") } else { format!("{text:?}") };
         Error::argument(
             "field value",
             format!("`{}` is {} ({}): {given} is not {form}", field.name, field.rust_type, field.encoding),

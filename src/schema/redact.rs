@@ -73,20 +73,50 @@ impl Schema {
     /// `err` with what it quotes of a sensitive field's value taken out, when the field it
     /// names is one; otherwise `err` as it is. Key readers and writers name the field they
     /// were at, so this finds it by that name.
+    ///
+    /// It fails closed: an error that quotes a value but names no field of the key (or a
+    /// field it does not have) is redacted whenever the key has a sensitive field, since the
+    /// value may be that field's. Only the computed prefix and bucket are known to hold none.
     #[must_use]
     pub(crate) fn redact_error(&self, err: Error) -> Error {
-        match err.location().name().and_then(|name| self.field(name)) {
-            Some(field) if field.sensitive => redact(err, field),
-            _ => err,
+        match err.location().name() {
+            Some(name) if name == Schema::PREFIX_FIELD || name == Schema::BUCKET_FIELD => err,
+            Some(name) => match self.field(name) {
+                Some(field) if !field.sensitive => err,
+                Some(field) => redact(err, Some(field)),
+                None if self.has_sensitive_fields() => redact(err, None),
+                None => err,
+            },
+            None if self.has_sensitive_fields() => redact(err, None),
+            None => err,
         }
     }
 }
 
+/// What a redacted message says in place of the value it withheld. A message that holds it
+/// was redacted already, and is kept: its own words say more than the general ones below.
+pub(crate) const WITHHELD: &str = "(a field marked sensitive: its value is not shown)";
+
+/// An error about `field` with nothing of its value in it when it is sensitive: the one
+/// place the schema's text paths pass a field's faults through, so that a fault found deep in
+/// a codec (a number over a width, a value beyond a type) never quotes that field's value.
+pub(crate) fn about_field(field: &FieldSchema, err: Error) -> Error {
+    let err = err.with_name(field.name);
+    if field.sensitive { redact(err, Some(field)) } else { err }
+}
+
 /// The variants that quote bytes or values become ones that say only what kind of fault it
-/// is; the rest quote nothing of the field and stay as they are.
-fn redact(err: Error, field: &FieldSchema) -> Error {
-    const WITHHELD: &str = "(the field is marked sensitive, so its bytes are not shown)";
+/// is; the rest quote nothing of the field and stay as they are. `field` is the sensitive
+/// field, or `None` when the error may be about one but does not say which.
+///
+/// An [`Error::InvalidArgument`] carries no location: one about a known sensitive field loses
+/// its detail, one about no known field is kept (the schema's text paths send every fault
+/// about a field through [`about_field`], so what is left names fields, not values).
+fn redact(err: Error, field: Option<&FieldSchema>) -> Error {
+    let withheld = |detail: &str| detail.contains(WITHHELD);
     match err {
+        Error::InvalidField { ref detail, .. } | Error::Unencodable { ref detail, .. } if withheld(detail) => err,
+        Error::InvalidArgument { ref detail, .. } if withheld(detail) => err,
         Error::InvalidField { at, ty, .. } => Error::InvalidField {
             at,
             ty,
@@ -105,8 +135,8 @@ fn redact(err: Error, field: &FieldSchema) -> Error {
             at,
             ty,
             detail: Cow::Owned(format!(
-                "the value has no bytes in this field that keep order {WITHHELD}; see the documentation of `{ty}` for \
-                 the values it holds"
+                "the value cannot be written in this field {WITHHELD}; see the documentation of `{ty}` and the \
+                 field's attributes (a width, a range) for the values it holds"
             )),
         },
         Error::BadEscape { at, .. } => Error::Malformed {
@@ -116,16 +146,23 @@ fn redact(err: Error, field: &FieldSchema) -> Error {
         },
         Error::Delimiter { at, delimiter, .. } => Error::Unencodable {
             at,
-            ty: field.rust_type,
+            ty: field.map_or("value", |f| f.rust_type),
             detail: Cow::Owned(format!(
                 "a byte of the value is not above the delimiter's first byte {delimiter:#04x} {WITHHELD}, so the key \
                  would not sort by its values; keep such bytes out of the value, choose a lower delimiter, or use the \
                  ordered format"
             )),
         },
-        Error::InvalidArgument { what, .. } => Error::InvalidArgument {
-            what,
-            detail: Cow::Owned(format!("`{}` is not a value of {} {WITHHELD}", field.name, field.rust_type)),
+        Error::InvalidArgument { what, detail } => match field {
+            Some(field) => Error::InvalidArgument {
+                what,
+                detail: Cow::Owned(format!(
+                    "`{}` is given a value that is not one of {} {WITHHELD}; check it against the field's type and \
+                     attributes",
+                    field.name, field.rust_type
+                )),
+            },
+            None => Error::InvalidArgument { what, detail },
         },
         other @ (Error::Truncated { .. }
         | Error::Malformed { .. }

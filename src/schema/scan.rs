@@ -14,6 +14,7 @@ use crate::salt::Salt;
 use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
 use crate::schema::decode::Encoded;
 use crate::schema::encode::{bucket_of, named, ordered_bytes, parse_value, text_bytes};
+use crate::schema::redact::about_field;
 use crate::schema::store::{self, StoreSchema};
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 
@@ -366,7 +367,12 @@ impl Schema {
         let values: Vec<Option<Value>> = self
             .fields
             .iter()
-            .map(|f| given.get(f.name).map(|text| parse_value(self.format, f, text)).transpose())
+            .map(|f| {
+                given
+                    .get(f.name)
+                    .map(|text| parse_value(self.format, f, text).map_err(|e| about_field(f, e)))
+                    .transpose()
+            })
             .collect::<Result<_>>()?;
         let next = match next {
             None => None,
@@ -378,7 +384,7 @@ impl Schema {
                         format!("a range or prefix is on the field after the fixed ones, here {next}, not `{name}`"),
                     )
                 })?;
-                Some((*field, Next::parse(self.format, field, query)?))
+                Some((*field, Next::parse(self.format, field, query).map_err(|e| about_field(field, e))?))
             }
         };
         let salt = self.salt.map(|s| s.salt()).transpose()?;
@@ -410,12 +416,16 @@ impl Schema {
                         scan.fix(&salt.bucket_field(bucket))?;
                     }
                     for (field, value) in fixed_fields {
-                        let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
-                        if field.descending {
-                            scan.fix(&Desc(Encoded(&bytes)))?;
-                        } else {
-                            scan.fix(&Encoded(&bytes))?;
-                        }
+                        let fix = |scan: &mut OrderedScan| -> Result<()> {
+                            let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
+                            if field.descending {
+                                scan.fix(&Desc(Encoded(&bytes)))?;
+                            } else {
+                                scan.fix(&Encoded(&bytes))?;
+                            }
+                            Ok(())
+                        };
+                        fix(&mut scan).map_err(|e| about_field(field, e))?;
                     }
                     let (field, lo, hi) = match &next {
                         None => return Ok(scan.ranges()),
@@ -433,15 +443,21 @@ impl Schema {
                     // Bounds are in value order; a reversed or descending field's keys run the
                     // other way (both: the value's way), so its upper bound starts the range,
                     // as the scan builder orders them.
-                    let (start, end) =
-                        if field.reverses_order() { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
-                    if field.descending {
-                        let (start, end) = (desc_bound(&start), desc_bound(&end));
-                        scan.range(start.as_ref(), end.as_ref())
-                    } else {
-                        let (start, end) = (encoded_bound(&start), encoded_bound(&end));
-                        scan.range(start.as_ref(), end.as_ref())
-                    }
+                    let range = || {
+                        let (start, end) = if field.reverses_order() {
+                            (encode(hi)?, encode(lo)?)
+                        } else {
+                            (encode(lo)?, encode(hi)?)
+                        };
+                        if field.descending {
+                            let (start, end) = (desc_bound(&start), desc_bound(&end));
+                            scan.range(start.as_ref(), end.as_ref())
+                        } else {
+                            let (start, end) = (encoded_bound(&start), encoded_bound(&end));
+                            scan.range(start.as_ref(), end.as_ref())
+                        }
+                    };
+                    range().map_err(|e| about_field(field, e))
                 }
                 Format::Delimited(delimiter) => {
                     let format = Delimited::new(delimiter)?;
@@ -456,7 +472,7 @@ impl Schema {
                     for (field, value) in fixed_fields {
                         let text =
                             text_bytes(field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| named(field, e))?;
-                        scan.fix(text.as_slice())?;
+                        scan.fix(text.as_slice()).map_err(|e| about_field(field, e))?;
                     }
                     let (field, lo, hi) = match &next {
                         None => return Ok(scan.ranges()),
@@ -471,9 +487,15 @@ impl Schema {
                             Bound::Unbounded => Bound::Unbounded,
                         })
                     };
-                    let (start, end) =
-                        if field.reverses_order() { (encode(hi)?, encode(lo)?) } else { (encode(lo)?, encode(hi)?) };
-                    scan.range(start.as_ref().map(Vec::as_slice), end.as_ref().map(Vec::as_slice))
+                    let range = || {
+                        let (start, end) = if field.reverses_order() {
+                            (encode(hi)?, encode(lo)?)
+                        } else {
+                            (encode(lo)?, encode(hi)?)
+                        };
+                        scan.range(start.as_ref().map(Vec::as_slice), end.as_ref().map(Vec::as_slice))
+                    };
+                    range().map_err(|e| about_field(field, e))
                 }
             }
         };
@@ -503,7 +525,8 @@ fn store_ranges<'v, F: StoreSchema>(
         scan.fix(&salt.store_bucket(bucket))?;
     }
     for (field, value) in fixed {
-        store::add_field(&mut scan, field, value.as_ref().unwrap_or(&Value::Null))?;
+        store::add_field(&mut scan, field, value.as_ref().unwrap_or(&Value::Null))
+            .map_err(|e| about_field(field, e))?;
     }
     let (field, lo, hi) = match next {
         None => return Ok(scan.ranges()),
@@ -513,7 +536,7 @@ fn store_ranges<'v, F: StoreSchema>(
     };
     // Bounds are in value order; a reversed or descending field's keys run the other way.
     let (start, end) = if field.reverses_order() { (hi, lo) } else { (lo, hi) };
-    store::range(&scan, field, start.as_ref(), end.as_ref())
+    store::range(&scan, field, start.as_ref(), end.as_ref()).map_err(|e| about_field(field, e))
 }
 
 fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {

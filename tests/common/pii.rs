@@ -57,3 +57,68 @@ pub struct LoginByEmail {
     pub email: String,
     pub at: u32,
 }
+
+/// What the redaction tests put in a sensitive number field, and look for (in pieces too) in
+/// every output: large enough to fit no field it is given to, so that it reaches the errors of
+/// values that parse but do not fit.
+pub const NUMBER_MARKER: &str = "103490972925679";
+
+/// A sensitive `i64` in a FoundationDB tuple key.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(fdb_tuple)]
+pub struct SsnTuple {
+    pub tenant: String,
+    #[rowkey(sensitive)]
+    pub ssn: i64,
+}
+
+/// A sensitive `u64` and `f32` in a memcomparable key.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(memcomparable)]
+pub struct MeterMemcomparable {
+    pub tenant: String,
+    #[rowkey(sensitive)]
+    pub account: u64,
+    #[rowkey(sensitive)]
+    pub reading: f32,
+}
+
+/// A sensitive `i64` in an HBase key.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(hbase)]
+pub struct SsnHBase {
+    pub tenant: String,
+    #[rowkey(sensitive)]
+    pub ssn: i64,
+}
+
+/// A sensitive `Option<u64>` in an ordered key.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+pub struct CardOrdered {
+    pub tenant: String,
+    #[rowkey(sensitive)]
+    pub card: Option<u64>,
+}
+
+/// Sensitive fixed-width numbers and text in a delimited key: a value over the width is the
+/// typed path's error as well as the schema's.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+pub struct Pinned {
+    pub user: String,
+    #[rowkey(sensitive, width = 6)]
+    pub pin: u32,
+    #[rowkey(sensitive, width = 5)]
+    pub code: u16,
+    #[rowkey(sensitive)]
+    pub email: String,
+}
+
+/// A sensitive reversed time: the command's `--time-unit` would print it as an instant.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+pub struct Birthday {
+    pub tenant: String,
+    #[rowkey(sensitive, reverse)]
+    pub born_ms: i64,
+}
