@@ -21,7 +21,7 @@ pub struct SampledKey {
     /// The key; empty in the last entry Bigtable sends, which stands for the end of the table.
     pub key: Key,
     /// The approximate bytes stored before `key` (Bigtable counts what it stores, which may be
-    /// compressed; the emulator counts the rows' keys and cells).
+    /// compressed; the emulator gives the number of rows before the key instead).
     pub offset_bytes: u64,
 }
 
