@@ -162,8 +162,12 @@ struct Run {
 #[derive(clap::Args)]
 #[command(after_help = "Prints the counts, then each missing, differing or extra row with its key in both designs.
 
-Exit status: 0 when the tables agree; 1 when any row is missing, differs or is extra (or a
-read fails); 2 for bad input.")]
+Exit status: 0 when the tables agree; 1 when any row is missing, differs or is extra, when
+the row counts differ though no rows may merge (or more new rows than old where they may), or
+when a read fails; 2 for bad input.
+
+With a field dropped (--drop-derived, --merge-rows) a new key has no way back to its old key:
+extra rows are found by holding the new key of every old row in memory.")]
 struct Verify {
     #[command(flatten)]
     mapping: Mapping,
