@@ -15,7 +15,7 @@ use rowkey::{Key, KeyRange, RowKey};
 
 use crate::FAMILY;
 use crate::common::keys::{ReadingById, ReadingByTime};
-use crate::emulator::{Emulator, Tools};
+use crate::emulator::{Emulator, INSTANCE, PROJECT, Tools};
 use crate::faults::connect;
 use crate::proxy::{Faults, Proxy};
 
@@ -89,7 +89,8 @@ async fn sample_is_retried(emulator: &Emulator, direct: &BigTableConnection) {
     // shards first.
     emulator.create_table("sampled_copy", FAMILY);
     let proxy = Proxy::start(emulator.addr(), Faults::CutFirst { connections: 4, after: 4096 }).await;
-    let cut = connect(&proxy.host());
+    // Four channels, as the command opens.
+    let cut = BigTableConnection::new_with_emulator(&proxy.host(), PROJECT, INSTANCE, false, 4, None).unwrap();
     let (old, new) = (Table::new(cut.client(), "sampled"), Table::new(cut.client(), "sampled_copy"));
     // As `rowkey migrate run` starts: a row of each table read to see that it exists.
     for table in [&old, &new] {
