@@ -74,23 +74,53 @@ pub enum Source {
     Computed(Compute),
 }
 
+/// A fixed value is shown as its length alone: a `Source` does not know its field, which may
+/// be marked `sensitive` ([`Rekey`]'s `Debug`, which does, shows the others).
 impl fmt::Debug for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Field(name) => f.debug_tuple("Field").field(name).finish(),
-            Source::Fixed(text) => f.debug_tuple("Fixed").field(text).finish(),
+            Source::Fixed(text) => f.debug_tuple("Fixed").field(&format_args!("{}", redacted(text))).finish(),
             Source::Computed(_) => f.write_str("Computed(..)"),
         }
     }
 }
 
-/// `old_name`, `= value` or `= f(old key)`, as a plan prints it.
+/// `old_name`, `= value` or `= f(old key)`, as a plan prints it. A fixed value is shown as
+/// given: for a field that may be marked `sensitive`, show the mapping through [`Rekey`]'s
+/// `Display`, which redacts it.
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Field(name) => f.write_str(name),
             Source::Fixed(text) => write!(f, "= {text}"),
             Source::Computed(_) => f.write_str("= f(old key)"),
+        }
+    }
+}
+
+/// What is shown in place of a fixed value that may be sensitive: its length.
+fn redacted(text: &str) -> String {
+    format!("<redacted, {} characters>", text.chars().count())
+}
+
+/// A field's source as it may be shown: a fixed value of a field marked `sensitive` redacted.
+struct Shown<'a>(&'a FieldSchema, &'a Source);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Source::Fixed(text) if self.0.sensitive => write!(f, "= {}", redacted(text)),
+            source => write!(f, "{source}"),
+        }
+    }
+}
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Source::Fixed(text) if !self.0.sensitive => f.debug_tuple("Fixed").field(text).finish(),
+            source => write!(f, "{source:?}"),
         }
     }
 }
@@ -108,14 +138,50 @@ pub struct Rekey {
     merges: bool,
 }
 
+/// The designs and each new field's source; a fixed value of a field marked `sensitive` is
+/// shown as its length.
 impl fmt::Debug for Rekey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let targets: Vec<_> = self.targets.iter().map(|(field, source)| (field.name, Shown(field, source))).collect();
         f.debug_struct("Rekey")
             .field("from", &self.from.type_name)
             .field("to", &self.to.type_name)
-            .field("targets", &self.targets.iter().map(|(field, source)| (field.name, source)).collect::<Vec<_>>())
+            .field("targets", &targets)
             .field("dropped", &self.dropped)
             .finish()
+    }
+}
+
+/// The mapping, a line for each field of the new design: `field <- source`, a fixed value of
+/// a field marked `sensitive` shown as its length.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::rekey::Rekey;
+///
+/// #[derive(RowKey)]
+/// struct Old { user: String }
+/// #[derive(RowKey)]
+/// struct New { region: String, account: String, #[rowkey(sensitive)] recovery: String }
+///
+/// let rekey = Rekey::between::<Old, New>()
+///     .rename("user", "account")
+///     .default("region", "eu")
+///     .default("recovery", "ann@example.com")
+///     .build()?;
+/// assert_eq!(rekey.to_string(), "region <- = eu\naccount <- user\nrecovery <- = <redacted, 15 characters>");
+/// assert!(!format!("{rekey:?}").contains("ann@"));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+impl fmt::Display for Rekey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (field, source)) in self.targets.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{} <- {}", field.name, Shown(field, source))?;
+        }
+        Ok(())
     }
 }
 

@@ -37,6 +37,8 @@ mod large_rows;
 mod load;
 #[path = "bigtable_emulator/migrate.rs"]
 mod migrate;
+#[path = "bigtable_emulator/migrate_checks.rs"]
+mod migrate_checks;
 #[path = "bigtable_emulator/presplit.rs"]
 mod presplit;
 #[path = "bigtable_emulator/proxy.rs"]

@@ -16,7 +16,9 @@ use rowkey::schema::Schema;
 use rowkey::splits::Splits;
 use rowkey::{Key, KeyRange};
 
-use crate::{Failure, input};
+use crate::{Failure, input, reveal};
+
+mod estimate;
 
 /// Move a table to a new key design: plan the mapping, copy the rows, verify the copy.
 #[derive(clap::Args)]
@@ -85,9 +87,13 @@ struct Tables {
 }
 
 /// Show the field mapping, what cannot be mapped, the new table's initial splits and, given
-/// the old table, an estimate of its rows.
+/// the old table, its rows and splits from its sample of keys.
 #[derive(clap::Args)]
-#[command(after_help = "Exit status: 0 when the mapping works; 2 when it cannot (one line naming every fault).
+#[command(after_help = "A default for a field marked sensitive, and split points from the old table's sample
+when the new key has such a field (or takes one of the old key's), are printed only with
+--reveal.
+
+Exit status: 0 when the mapping works; 2 when it cannot (one line naming every fault).
 
 Example:
   rowkey migrate plan --from by_time.json --to reading.json --rename device=device_id")]
@@ -104,6 +110,14 @@ struct Plan {
     /// The Bigtable instance of the old table.
     #[arg(long)]
     instance: Option<String>,
+    /// Count the old table's rows when it holds at most this many; estimate them from its
+    /// sample of keys otherwise.
+    #[arg(long, default_value_t = 100_000)]
+    count_limit: u64,
+    /// Print the values of fields marked sensitive: a default given for one, and the split
+    /// points from the old table's sample (new keys of its rows).
+    #[arg(long)]
+    reveal: bool,
 }
 
 /// Copy every row of the old table into the new one under its new key, every cell unchanged.
@@ -148,8 +162,12 @@ struct Run {
 #[derive(clap::Args)]
 #[command(after_help = "Prints the counts, then each missing, differing or extra row with its key in both designs.
 
-Exit status: 0 when the tables agree; 1 when any row is missing, differs or is extra (or a
-read fails); 2 for bad input.")]
+Exit status: 0 when the tables agree; 1 when any row is missing, differs or is extra, when
+the row counts differ though no rows may merge (or more new rows than old where they may), or
+when a read fails; 2 for bad input.
+
+With a field dropped (--drop-derived, --merge-rows) a new key has no way back to its old key:
+extra rows are found by holding the new key of every old row in memory.")]
 struct Verify {
     #[command(flatten)]
     mapping: Mapping,
@@ -228,13 +246,15 @@ async fn run_plan(plan: Plan) -> Result<u8, Failure> {
     println!("from: {from}");
     println!("to:   {to}");
     println!("mapping:");
-    for (field, source) in rekey.mapping() {
-        let how = match source {
-            Source::Field(old) if *old == field.name => (*old).to_owned(),
-            Source::Field(old) => format!("{old} (renamed)"),
-            other => other.to_string(),
-        };
-        println!("  {} <- {how}", field.name);
+    // The mapping as `Rekey`'s Display writes it (a sensitive field's default redacted),
+    // unless the values are asked for; renames marked.
+    let shown = rekey.to_string();
+    for ((field, source), line) in rekey.mapping().zip(shown.lines()) {
+        match source {
+            Source::Field(old) if *old != field.name => println!("  {line} (renamed)"),
+            Source::Fixed(_) if plan.reveal => println!("  {} <- {source}", field.name),
+            _ => println!("  {line}"),
+        }
     }
     match rekey.dropped() {
         [] => println!("every old field is kept: each new row comes from one old row"),
@@ -253,9 +273,11 @@ async fn run_plan(plan: Plan) -> Result<u8, Failure> {
     if let (Some(source), Some(project), Some(instance)) = (&plan.source, plan.project, plan.instance) {
         let connection = connect(&Instance { project, instance }).await?;
         let table = existing(&connection, source, "old").await?;
-        let sample = table.sample_row_keys().await.map_err(|e| Failure { message: e.to_string(), status: 1 })?;
-        let rows = estimate_rows(&table, &sample).await.map_err(|e| Failure { message: e.to_string(), status: 1 })?;
+        let read_failed = |e: rowkey::bigtable::Error| Failure { message: e.to_string(), status: 1 };
+        let sampled = table.sample().await.map_err(read_failed)?;
+        let rows = estimate::rows(&table, &sampled, plan.count_limit).await.map_err(read_failed)?;
         println!("rows in `{source}`: {rows}");
+        let sample: Vec<Key> = sampled.into_iter().map(|s| s.key).filter(|key| !key.is_empty()).collect();
         let first = table
             .read_rows(&KeyRange::all().into(), &ReadOptions::new().limit(1_000))
             .await
@@ -271,31 +293,30 @@ async fn run_plan(plan: Plan) -> Result<u8, Failure> {
         let new_points: Vec<Key> = sample.iter().filter_map(|key| rekey.rekey(key).ok()).collect();
         if to.salt.is_none() && !new_points.is_empty() {
             let splits = Splits::from_sample(new_points, sample.len() + 1);
-            println!("new table's initial splits from the old table's sample ({} points):", splits.len());
-            print_splits(&splits);
+            let what = format!("new table's initial splits from the old table's sample ({} points)", splits.len());
+            let sensitive = sensitive_in_new_keys(&rekey);
+            if plan.reveal || sensitive.is_empty() {
+                println!("{what}:");
+                print_splits(&splits);
+            } else {
+                println!("{what}: {}", reveal::withheld("a split point", &sensitive).message);
+            }
         }
     }
     Ok(0)
 }
 
-/// The old table's rows: counted when there are few, else the rows before its first sample
-/// key (a piece of about the size of each of the others) times the pieces.
-async fn estimate_rows(table: &Table, sample: &[Key]) -> Result<String, rowkey::bigtable::Error> {
-    const COUNTED: u64 = 100_000;
-    let piece = match sample.first() {
-        Some(first) => KeyRange::new(std::ops::Bound::Unbounded, std::ops::Bound::Excluded(first.clone())),
-        None => KeyRange::all(),
-    };
-    let keys = table.read_rows(&piece.into(), &ReadOptions::new().keys_only().limit(COUNTED)).await?;
-    let counted = keys.len() as u64;
-    Ok(match (sample.len(), counted) {
-        (0, n) if n < COUNTED => format!("{n}"),
-        (0, n) => format!("more than {n} (the table has no sample to scale a count by)"),
-        (k, n) if n < COUNTED => {
-            format!("about {} ({n} before the first of {k} sample keys, times {})", n * (k as u64 + 1), k + 1)
+/// The fields of the new key that hold a sensitive value: those marked so in the new design,
+/// and those that take an old field marked so.
+fn sensitive_in_new_keys(rekey: &Rekey) -> Vec<&'static str> {
+    let mut fields = reveal::sensitive_fields(rekey.to_schema());
+    let old = reveal::sensitive_fields(rekey.from_schema());
+    for (field, source) in rekey.mapping() {
+        if matches!(source, Source::Field(name) if old.contains(name)) && !fields.contains(&field.name) {
+            fields.push(field.name);
         }
-        (k, n) => format!("more than {} ({k} sample keys, more than {n} rows before the first)", n * (k as u64 + 1)),
-    })
+    }
+    fields
 }
 
 fn print_splits(splits: &Splits) {

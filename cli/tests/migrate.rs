@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use common::keys::{Reading, ReadingByTime};
+use common::pii::{Login, LoginByEmail, LoginText, MARKER};
 use emulator::{Emulator, INSTANCE, PROJECT, Tools};
 use rowkey::bigtable::bigtable_rs::bigtable::BigTableConnection;
 use rowkey::bigtable::bigtable_rs::google::bigtable::v2::{Mutation, mutation};
@@ -210,6 +211,92 @@ fn migrate_on_the_emulator() {
     let text = stdout_of(setup.rowkey(&[&["verify"], args.as_slice()].concat()), 1);
     assert!(text.contains("missing: 1"), "{text}");
     assert!(text.contains(&format!("missing: old [ts_millis={}", gone.ts_millis)), "{text}");
+    drop(runtime);
+    let _ = std::fs::remove_dir_all(&setup.dir);
+}
+
+/// A default for a field marked sensitive is redacted in the plan, shown with --reveal.
+#[test]
+fn plan_redacts_a_sensitive_default() {
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-migrate-default-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (from, to) = (dir.join("by_email.json"), dir.join("login_text.json"));
+    std::fs::write(&from, LoginByEmail::SCHEMA.to_json()).unwrap();
+    std::fs::write(&to, LoginText::SCHEMA.to_json()).unwrap();
+    let plan = |reveal: bool| {
+        let mut command = Command::cargo_bin("rowkey").unwrap();
+        command.args(["migrate", "plan", "--from", from.to_str().unwrap(), "--to", to.to_str().unwrap()]);
+        command.args(["--default", "tenant=7", "--default", "pin=61357"]);
+        if reveal {
+            command.arg("--reveal");
+        }
+        stdout_of(command, 0)
+    };
+    let text = plan(false);
+    assert!(!text.contains("61357"), "the sensitive default printed:\n{text}");
+    assert!(text.contains("  pin <- = <redacted, 5 characters>\n"), "{text}");
+    assert!(text.contains("  tenant <- = 7\n"), "{text}");
+    let text = plan(true);
+    assert!(text.contains("  pin <- = 61357\n"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `plan --source` on a small table of keys with a sensitive field: its rows counted, or
+/// estimated from the sample past --count-limit; the split points from its sample, which hold
+/// the field's values, only with --reveal.
+#[test]
+fn plan_from_a_table_with_sensitive_keys() {
+    const LOGINS: usize = 3_000;
+    let tools = match Tools::find() {
+        Ok(tools) => tools,
+        Err(why) => {
+            let _ = writeln!(std::io::stderr(), "rowkey migrate plan --source: SKIPPED, {why}");
+            return;
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-migrate-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let setup = Setup { dir, emulator: Emulator::start(&tools).expect("the emulator") };
+    std::fs::write(setup.path("login.json"), Login::SCHEMA.to_json()).unwrap();
+    let schema = setup.path("login.json");
+    setup.emulator.create_table("logins", FAMILY);
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let _context = runtime.enter();
+    let connection =
+        BigTableConnection::new_with_emulator(&setup.emulator.host(), PROJECT, INSTANCE, false, 1, None).unwrap();
+    runtime.block_on(async {
+        let rows = (0..LOGINS).map(|i| {
+            let key = Login { tenant: "acme".into(), email: format!("{MARKER}-{i:05}@example.com"), at: i as u32 };
+            (key.to_key().unwrap(), vec![set_cell(FAMILY, "ok", "1", 1_000)])
+        });
+        Table::new(connection.client(), "logins").write_rows(rows).await.unwrap();
+    });
+    let plan = |more: &[&str]| {
+        let source = ["--source", "logins", "--project", PROJECT, "--instance", INSTANCE];
+        let args = [&["plan", "--from", &schema, "--to", &schema], source.as_slice(), more].concat();
+        stdout_of(setup.rowkey(&args), 0)
+    };
+
+    let text = plan(&[]);
+    assert!(text.contains(&format!("rows in `logins`: {LOGINS} (counted)\n")), "{text}");
+    assert!(text.contains("new table's initial splits from the old table's sample ("), "{text}");
+    assert!(
+        text.contains("a split point would show the value of the sensitive field `email`, so nothing is printed"),
+        "{text}"
+    );
+    assert!(!text.contains("cbt createtable") && !text.contains("initialSplits"), "split points printed:\n{text}");
+    assert!(!text.contains(MARKER), "{text}");
+    let text = plan(&["--reveal"]);
+    assert!(text.contains("cbt createtable") || text.contains("initialSplits"), "--reveal prints them:\n{text}");
+
+    let text = plan(&["--count-limit", "1000"]);
+    let line =
+        text.lines().find(|line| line.starts_with("rows in `logins`: about ")).unwrap_or_else(|| panic!("{text}"));
+    let estimate: f64 = line["rows in `logins`: about ".len()..].split(',').next().unwrap().parse().unwrap();
+    let ratio = estimate / LOGINS as f64;
+    eprintln!("plan --count-limit 1000 on {LOGINS} rows: {line}");
+    assert!((0.9..1.1).contains(&ratio), "an estimate {ratio:.2} times the rows: {line}");
+    assert!(line.contains("as rough as the rows' sizes vary"), "{line}");
     drop(runtime);
     let _ = std::fs::remove_dir_all(&setup.dir);
 }

@@ -209,7 +209,8 @@ impl Migration {
     ///
     /// # Errors
     ///
-    /// [`MigrateError::Bigtable`] when the sample cannot be read.
+    /// [`MigrateError::Bigtable`] when the sample cannot be read after the retries of the old
+    /// table's [`Config::reads`](super::Config::reads) ([`Table::sample`]).
     pub async fn sample_shards(self, shards: usize) -> Result<Self, MigrateError> {
         let sample = self.source.sample_row_keys().await?;
         let step = sample.len().div_ceil(shards.max(1)).max(1);
@@ -398,6 +399,11 @@ impl Migration {
     /// rows of each shard are compared rather than every row's (the row counts are always
     /// whole).
     ///
+    /// When the mapping drops an old field, a new key cannot be turned back into its old key,
+    /// so extra rows are found by holding every old row's new key in memory, sorted, and
+    /// merging them with the new table's keys: about the bytes of the new keys of the whole
+    /// table (40 MB for a million keys of 40 bytes).
+    ///
     /// # Errors
     ///
     /// [`MigrateError::Bigtable`] when a read fails; a row of either table whose key is not
@@ -428,31 +434,6 @@ fn shards_between(mut points: Vec<Key>) -> Vec<KeyRange> {
     }
     shards.push(KeyRange::new(start, std::ops::Bound::Unbounded));
     shards
-}
-
-impl Table {
-    /// The table's sample of its own keys (Bigtable's `SampleRowKeys`): keys that cut it into
-    /// pieces of similar size, in order, without the empty key that ends the sample.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Read`] when the call fails.
-    pub async fn sample_row_keys(&self) -> Result<Vec<Key>, Error> {
-        use bigtable_rs::google::bigtable::v2::SampleRowKeysRequest;
-        let request = SampleRowKeysRequest { table_name: self.name.clone(), ..SampleRowKeysRequest::default() };
-        let failed = |e: bigtable_rs::bigtable::Error| {
-            let failure = super::Failure::from(e);
-            Error::Read { reached: None, attempts: 1, retryable: false, code: failure.code, message: failure.message }
-        };
-        let mut responses = self.client.clone().sample_row_keys(request).await.map_err(failed)?;
-        let mut keys = Vec::new();
-        while let Some(response) = responses.message().await.map_err(|status| failed(status.into()))? {
-            if !response.row_key.is_empty() {
-                keys.push(Key::from(response.row_key));
-            }
-        }
-        Ok(keys)
-    }
 }
 
 #[cfg(test)]

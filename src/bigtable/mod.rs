@@ -51,6 +51,7 @@ mod config;
 mod merged;
 pub mod migrate;
 mod read;
+mod sample;
 mod write;
 
 use std::sync::Arc;
@@ -64,6 +65,7 @@ pub use bigtable_rs;
 pub use config::{Config, Retry};
 pub use merged::MergedRows;
 pub use read::RowStream;
+pub use sample::SampledKey;
 pub use write::{FailReason, FailedRow};
 
 use crate::key::Key;
@@ -292,6 +294,22 @@ pub enum Error {
         /// The last row key the read delivered, `None` when it delivered none.
         reached: Option<Key>,
         /// How many attempts were made since the last row delivered.
+        attempts: u32,
+        /// Whether the status was a retryable one (the retries ran out) or not.
+        retryable: bool,
+        /// The gRPC status code of the last attempt.
+        code: i32,
+        /// Its status message.
+        message: String,
+    },
+    /// `SampleRowKeys` failed for good: a status no retry can fix, or a retryable one after
+    /// the attempts or the time of [`Config::reads`] ran out.
+    #[error(
+        "SampleRowKeys failed after {attempts} attempt(s): {message} (gRPC code {code}); {}",
+        if *retryable { "the retries ran out: raise Config::reads' attempts or timeouts" } else { "this status is not retried" }
+    )]
+    Sample {
+        /// How many attempts were made.
         attempts: u32,
         /// Whether the status was a retryable one (the retries ran out) or not.
         retryable: bool,

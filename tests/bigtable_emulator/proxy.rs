@@ -22,6 +22,9 @@ pub enum Faults {
     Seeded(u64),
     /// Every connection refused: nothing gets through.
     RefuseAll,
+    /// The first `connections` connections cut once `after` bytes went to the client; the
+    /// ones after them left alone.
+    CutFirst { connections: u64, after: u64 },
 }
 
 /// What happens to one connection. None lives forever: a connection that gets through its
@@ -42,6 +45,10 @@ impl Plan {
     fn draw(faults: Faults, connection: u64) -> Plan {
         let seed = match faults {
             Faults::RefuseAll => return Plan::Refuse,
+            Faults::CutFirst { connections, after } => {
+                let after = if connection < connections { after } else { u64::MAX };
+                return Plan::Cut { after, to_server: false, stall: None };
+            }
             Faults::Seeded(seed) => seed,
         };
         let mut rng = Rng(seed ^ connection.wrapping_mul(0x9E37_79B9_7F4A_7C15));

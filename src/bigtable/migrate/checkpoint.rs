@@ -5,6 +5,9 @@
 //! the old state or the new one and never half of each. A shard's `after` moves only past rows
 //! whose writes were acknowledged: a run started from the file copies again at most the rows
 //! written after it was saved, and writing the same cells again changes nothing.
+//!
+//! The file holds old keys (in hex), so their sensitive fields' values too: on Unix it is
+//! readable and writable by its owner alone (mode 0600), from the temporary file on.
 
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
@@ -162,11 +165,32 @@ impl Checkpoint {
         let text = serde_json::to_string_pretty(&json!({ "migration": self.migration, "shards": shards }))
             .expect("JSON of strings and numbers");
         let temporary = path.with_extension("tmp");
-        std::fs::write(&temporary, text + "\n")
+        write_private(&temporary, (text + "\n").as_bytes())
             .and_then(|()| std::fs::rename(&temporary, path))
             .map_err(|e| MigrateError::checkpoint(path, format!("cannot be written: {e}")))?;
         self.saved = Instant::now();
         Ok(())
+    }
+}
+
+/// Writes `bytes` to `path`, created or truncated, readable by its owner alone: the mode is
+/// set at creation, so no other user can open the file before it is narrowed, and set again
+/// for a file left by an earlier run with a wider one.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(0o600);
+        let mut file = options.open(path)?;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        file.write_all(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        options.open(path)?.write_all(bytes)
     }
 }
 
@@ -210,6 +234,33 @@ mod tests {
         std::fs::write(&path, "{").unwrap();
         let Err(err) = Checkpoint::open(Some(&path), "one", &shards) else { panic!("not JSON") };
         assert!(err.to_string().contains("is not a checkpoint"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_the_owner_can_read_the_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("rowkey-checkpoint-mode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("copy.json");
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        // A temporary file an earlier run left, readable by all: the save narrows it.
+        std::fs::write(path.with_extension("tmp"), "left over").unwrap();
+        std::fs::set_permissions(path.with_extension("tmp"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let mut checkpoint = Checkpoint::open(Some(&path), "one", &[KeyRange::all()]).unwrap();
+        checkpoint.save().unwrap();
+        assert_eq!(mode(&path), 0o600, "a new file");
+        assert!(!path.with_extension("tmp").exists(), "the temporary file is renamed");
+        // A file made wider by hand is narrowed again by the next save.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        checkpoint.advance(0, Key::from("k"), 1).unwrap();
+        checkpoint.save().unwrap();
+        assert_eq!(mode(&path), 0o600, "a file saved again");
+        // What the temporary file is created with, before it is renamed over the file.
+        let probe = dir.join("probe.tmp");
+        write_private(&probe, b"x").unwrap();
+        assert_eq!(mode(&probe), 0o600, "a fresh temporary file");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -2,9 +2,12 @@
 //!
 //! Forward, shard by shard: each old row is re-keyed and looked up in the new table (in
 //! batches of single-row reads): a row that is not there is *missing*, one whose cells differ
-//! is *differing*. Backward, over the new table: each new key is re-keyed back to its old key
-//! ([`Rekey::inverse`]) and looked up in the old table: a row that has none is *extra*. A
-//! design that merges rows has no way back, so the backward pass only counts.
+//! is *differing*. Backward, over the new table: a new row that no old row re-keys to is
+//! *extra*. When every old field is in the new key, each new key is re-keyed back to its old
+//! key ([`Rekey::inverse`]) and looked up in the old table. When a field is dropped there is
+//! no way back: the forward pass keeps every old row's new key, sorted, and the new table's
+//! keys (which come in the same order) are merged with them, so that verify holds about as
+//! many bytes as the new keys of the old table.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -42,19 +45,27 @@ pub struct VerifyReport {
     pub missing: Vec<Mismatch>,
     /// Old rows whose new row holds other cells.
     pub differing: Vec<Mismatch>,
-    /// New rows that no old row gives.
+    /// New rows that no old row gives (by their new key alone when a field is dropped, since
+    /// then a new key has no old key).
     pub extra: Vec<Mismatch>,
-    /// Whether extra rows were looked for (not for a design that merges rows).
-    pub extra_checked: bool,
+    /// Whether the mapping lets rows merge ([`Rekey::merges_rows`]), so that the new table
+    /// may hold fewer rows than the old.
+    pub rows_merge: bool,
     old: &'static Schema,
     new: &'static Schema,
 }
 
 impl VerifyReport {
-    /// Whether the tables agree: nothing missing, differing or extra.
+    /// Whether the tables agree: nothing missing, differing or extra, and as many rows in
+    /// each table unless rows merge (then the new table may hold fewer).
     #[must_use]
     pub fn is_clean(&self) -> bool {
-        self.missing.is_empty() && self.differing.is_empty() && self.extra.is_empty()
+        self.missing.is_empty() && self.differing.is_empty() && self.extra.is_empty() && self.counts_agree()
+    }
+
+    /// Whether the row counts are what the mapping allows.
+    fn counts_agree(&self) -> bool {
+        self.new_rows == self.old_rows || (self.rows_merge && self.new_rows < self.old_rows)
     }
 }
 
@@ -70,8 +81,17 @@ impl fmt::Display for VerifyReport {
             self.compared,
             self.missing.len(),
             self.differing.len(),
-            if self.extra_checked { self.extra.len().to_string() } else { "not checked (rows merge)".into() }
+            self.extra.len()
         )?;
+        if !self.counts_agree() {
+            write!(
+                f,
+                "\nthe row counts differ ({} old, {} new) and {}",
+                self.old_rows,
+                self.new_rows,
+                if self.rows_merge { "merged rows cannot outnumber the old ones" } else { "no rows merge" }
+            )?;
+        }
         let key = |schema: &Schema, key: &Option<Key>| match key {
             None => "-".to_owned(),
             Some(key) => match schema.inspect(key) {
@@ -130,6 +150,9 @@ struct ShardFindings {
     compared: u64,
     missing: Vec<Mismatch>,
     differing: Vec<Mismatch>,
+    /// The new key of every old row of the shard that has one, sorted: kept when there is no
+    /// inverse to find a new row's old key by.
+    new_keys: Option<Vec<Key>>,
 }
 
 pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result<VerifyReport, MigrateError> {
@@ -148,15 +171,27 @@ pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result
             counts.iter().map(|&n| (n / rows.max(1)).max(1)).collect()
         }
     };
-    let findings = futures_util::stream::iter(migration.shards.iter().zip(&strides))
-        .map(|(shard, &stride)| forward(migration, shard, stride, merged))
+    let inverse = rekey.inverse();
+    let keep_keys = inverse.is_none();
+    let mut findings = futures_util::stream::iter(migration.shards.iter().zip(&strides))
+        .map(|(shard, &stride)| forward(migration, shard, stride, merged, keep_keys))
         .buffered(migration.at_once)
         .try_collect::<Vec<ShardFindings>>()
         .await?;
     let old_rows: u64 = findings.iter().map(|f| f.rows).sum();
-    let stride = (old_rows / sample.unwrap_or(u64::MAX).saturating_mul(migration.shards.len() as u64).max(1)).max(1);
-    let inverse = rekey.inverse();
-    let (new_rows, extra) = backward(migration, inverse.as_ref(), if sample.is_some() { stride } else { 1 }).await?;
+    let (new_rows, extra) = match &inverse {
+        Some(inverse) => {
+            let stride =
+                (old_rows / sample.unwrap_or(u64::MAX).saturating_mul(migration.shards.len() as u64).max(1)).max(1);
+            backward(migration, inverse, if sample.is_some() { stride } else { 1 }).await?
+        }
+        None => {
+            let mut given: Vec<Key> = findings.iter_mut().filter_map(|f| f.new_keys.take()).flatten().collect();
+            given.sort_unstable();
+            given.dedup();
+            unmatched(&migration.target, &given, migration.batch_rows).await?
+        }
+    };
     let mut report = VerifyReport {
         old_rows,
         new_rows,
@@ -164,7 +199,7 @@ pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result
         missing: Vec::new(),
         differing: Vec::new(),
         extra,
-        extra_checked: inverse.is_some(),
+        rows_merge: merged,
         old: rekey.from_schema(),
         new: rekey.to_schema(),
     };
@@ -186,8 +221,15 @@ async fn forward(
     shard: &KeyRange,
     stride: u64,
     merged: bool,
+    keep_keys: bool,
 ) -> Result<ShardFindings, MigrateError> {
-    let mut found = ShardFindings { rows: 0, compared: 0, missing: Vec::new(), differing: Vec::new() };
+    let mut found = ShardFindings {
+        rows: 0,
+        compared: 0,
+        missing: Vec::new(),
+        differing: Vec::new(),
+        new_keys: keep_keys.then(Vec::new),
+    };
     // Without sampling every row is read whole; with it, keys first and whole rows only for
     // the sampled ones.
     let options = if stride == 1 { ReadOptions::new() } else { keys_only() };
@@ -197,6 +239,10 @@ async fn forward(
         for row in batch {
             let row = row?;
             found.rows += 1;
+            // Every row's new key, sampled or not: an extra row is one no old row gives.
+            if let (Some(keys), Ok(key)) = (&mut found.new_keys, migration.rekey.rekey(&row.key)) {
+                keys.push(key);
+            }
             if (found.rows - 1).is_multiple_of(stride) {
                 olds.push(row);
             }
@@ -227,16 +273,15 @@ async fn forward(
             }
         }
     }
+    if let Some(keys) = &mut found.new_keys {
+        keys.sort_unstable();
+    }
     Ok(found)
 }
 
 /// The new table against the old: its row count, and the rows no old row gives (every
 /// `stride`-th row looked at).
-async fn backward(
-    migration: &Migration,
-    inverse: Option<&Rekey>,
-    stride: u64,
-) -> Result<(u64, Vec<Mismatch>), MigrateError> {
+async fn backward(migration: &Migration, inverse: &Rekey, stride: u64) -> Result<(u64, Vec<Mismatch>), MigrateError> {
     let mut rows = 0u64;
     let mut extra = Vec::new();
     let mut batches = migration.target.stream_rows(&KeyRange::all().into(), &keys_only()).chunks(migration.batch_rows);
@@ -248,7 +293,6 @@ async fn backward(
             if !(rows - 1).is_multiple_of(stride) {
                 continue;
             }
-            let Some(inverse) = inverse else { continue };
             match inverse.rekey(&row.key) {
                 Ok(old_key) => looked.push((row.key, old_key)),
                 Err(_) => extra.push(Mismatch { old_key: None, new_key: Some(row.key) }),
@@ -266,4 +310,62 @@ async fn backward(
         }
     }
     Ok((rows, extra))
+}
+
+/// The new table's row count, and its rows whose keys are not among `given` (sorted, no
+/// duplicates): both in key order, merged in one pass.
+async fn unmatched(target: &Table, given: &[Key], batch_rows: usize) -> Result<(u64, Vec<Mismatch>), MigrateError> {
+    let mut rows = 0u64;
+    let mut extra = Vec::new();
+    let mut next = 0;
+    let mut batches = target.stream_rows(&KeyRange::all().into(), &keys_only()).chunks(batch_rows);
+    while let Some(batch) = batches.next().await {
+        for row in batch {
+            let row = row?;
+            rows += 1;
+            while given.get(next).is_some_and(|key| *key < row.key) {
+                next += 1;
+            }
+            if given.get(next) != Some(&row.key) {
+                extra.push(Mismatch { old_key: None, new_key: Some(row.key) });
+            }
+        }
+    }
+    Ok((rows, extra))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::Schema;
+
+    fn report(old_rows: u64, new_rows: u64, rows_merge: bool) -> VerifyReport {
+        let schema = Schema::from_json(
+            r#"{ "rowkey_schema": 1, "type": "K", "format": "ordered",
+                 "fields": [{ "name": "a", "type": "i64", "encoding": "int64" }] }"#,
+        )
+        .unwrap();
+        VerifyReport {
+            old_rows,
+            new_rows,
+            compared: old_rows,
+            missing: Vec::new(),
+            differing: Vec::new(),
+            extra: Vec::new(),
+            rows_merge,
+            old: schema,
+            new: schema,
+        }
+    }
+
+    #[test]
+    fn counts_that_differ_fail_unless_rows_merge_into_fewer() {
+        assert!(report(40, 40, false).is_clean());
+        let more = report(40, 41, false);
+        assert!(!more.is_clean());
+        assert!(more.to_string().contains("the row counts differ (40 old, 41 new) and no rows merge"), "{more}");
+        assert!(!report(40, 39, false).is_clean());
+        assert!(report(40, 39, true).is_clean());
+        assert!(!report(40, 41, true).is_clean());
+    }
 }
