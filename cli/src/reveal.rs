@@ -3,7 +3,8 @@
 //! Without it, nothing the command prints holds such a field's value: `inspect` shows its
 //! length in its place and does not echo the keys it was given, and a subcommand whose output
 //! is a key or a range holding the value (`encode`, `scan` with the field given, `splits
-//! --sample`) prints nothing and says why. The terminal, the shell's history of outputs and a
+//! --sample`, `migrate plan --source`'s split points and a sensitive field's `--default`)
+//! prints nothing of it and says why. The terminal, the shell's history of outputs and a
 //! CI log are all places the value would otherwise land.
 
 use rowkey::schema::{KeyField, Schema};
