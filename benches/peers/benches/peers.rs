@@ -88,6 +88,8 @@ mod report {
         row("rowkey_memcomparable_to_key", "rowkey", "Memcomparable.to_key"),
         row("rowkey_memcomparable_from_key", "rowkey", "Memcomparable.from_key (String)"),
         row("rowkey_memcomparable_from_key_borrowed", "rowkey", "Memcomparable.from_key (&str / Cow<str>)"),
+        row("memcomparable_from_slice_desc", "memcomparable", "reverse-mode Deserializer (String)"),
+        row("rowkey_memcomparable_from_key_desc", "rowkey", "Memcomparable.from_key (every field Desc, String)"),
         row("foundationdb_tuple_pack_into", "foundationdb-tuple", "pack_into(&mut Vec)"),
         row("foundationdb_tuple_pack", "foundationdb-tuple", "pack"),
         row("foundationdb_tuple_unpack", "foundationdb-tuple", "unpack (String, Vec<u8>)"),

@@ -8,6 +8,7 @@
 //! FoundationDB's tuple layer, HBase's OrderedBytes) take the same values as tuples of fields,
 //! and the `foundationdb-tuple` crate packs those tuples itself.
 
+pub mod descending;
 pub mod event;
 pub mod targets;
 
@@ -18,7 +19,7 @@ use std::hint::black_box;
 use foundationdb_tuple::{TuplePack, TupleUnpack};
 use ordcode::Order;
 use rowkey::format::{FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
-use rowkey::{Key, KeyRanges, RowKey, RowKeyOwned};
+use rowkey::{Desc, Key, KeyRanges, RowKey, RowKeyOwned};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -366,6 +367,9 @@ pub trait Subject:
     /// The tuple that borrows what it can from them: `&str` for text of one 8-byte group,
     /// `Cow<str>` for longer text (whose groups are cut by marker bytes).
     type McBorrowed<'a>: MemcomparableKey<'a>;
+    /// The tuple of every field descending, whose key is the crate's bytes of this struct in
+    /// reverse mode.
+    type McDesc: for<'de> MemcomparableKey<'de>;
     /// The fields as both rowkey's FoundationDB tuple format and the `foundationdb-tuple`
     /// crate pack them, to the same bytes.
     type FdbFields<'a>: FdbKey<'a> + TuplePack
@@ -405,6 +409,7 @@ impl Subject for Device {
     type McFields<'a> = (&'a str, &'a str, i64);
     type McTuple = (String, String, i64);
     type McBorrowed<'a> = (&'a str, &'a str, i64);
+    type McDesc = (Desc<String>, Desc<String>, Desc<i64>);
     type FdbFields<'a> = (&'a str, &'a str, i64);
     type FdbTuple = (String, String, i64);
     type FdbBorrowed<'a> = (&'a str, &'a str, i64);
@@ -450,6 +455,7 @@ impl Subject for Wide {
     type McFields<'a> = (&'a str, u32, i64, f64, bool, u128);
     type McTuple = (String, u32, i64, f64, bool, u128);
     type McBorrowed<'a> = (Cow<'a, str>, u32, i64, f64, bool, u128);
+    type McDesc = (Desc<String>, Desc<u32>, Desc<i64>, Desc<f64>, Desc<bool>, Desc<u128>);
     /// The tag as a byte slice: the crate has no `[u8; N]`, and both write a byte slice as
     /// rowkey writes `[u8; 16]` (type code `01`, each `00` as `00 ff`, a `00` end).
     type FdbFields<'a> = (&'a str, u32, i64, f64, bool, &'a [u8]);
@@ -517,6 +523,8 @@ pub struct Encoded {
     pub storekey: Vec<Vec<u8>>,
     /// memcomparable's.
     pub memcomparable: Vec<Vec<u8>>,
+    /// memcomparable's in its reverse mode (every field descending).
+    pub memcomparable_desc: Vec<Vec<u8>>,
     /// ordcode's.
     pub ordcode: Vec<Vec<u8>>,
     /// rowkey's through serde: the derived keys' bytes when [`Subject::SERDE_IS_DERIVE`].
@@ -536,6 +544,7 @@ impl Encoded {
         let rowkey: Vec<Key> = inputs.iter().map(|v| v.to_key().unwrap()).collect();
         let storekey: Vec<_> = inputs.iter().map(|v| storekey::encode_vec(v).unwrap()).collect();
         let memcomparable: Vec<_> = inputs.iter().map(|v| memcomparable::to_vec(v).unwrap()).collect();
+        let memcomparable_desc = descending::keys(inputs);
         let ordcode: Vec<_> =
             inputs.iter().map(|v| ordcode::ser_to_vec_ordered(v, Order::Ascending).unwrap()).collect();
         let rowkey_serde: Vec<Key> = inputs.iter().map(|v| rowkey::to_key(v).unwrap()).collect();
@@ -600,7 +609,7 @@ impl Encoded {
             let borrowed = HBase.from_key::<T::HBaseBorrowed<'_>>(&hbase[i]).unwrap();
             assert_eq!(HBase.to_key(&borrowed).unwrap(), key, "the HBase format does not round trip: {v:?}");
         }
-        Encoded { rowkey, storekey, memcomparable, ordcode, rowkey_serde, fdb, hbase }
+        Encoded { rowkey, storekey, memcomparable, memcomparable_desc, ordcode, rowkey_serde, fdb, hbase }
     }
 
     /// Mean key size of each library, in bytes.
@@ -721,6 +730,7 @@ pub fn operations<'a, T: Subject>(inputs: &'a [T], keys: &'a Encoded) -> Vec<(&'
         "rowkey_memcomparable_from_key_borrowed",
         each(mc, |k| drop(black_box(Memcomparable.from_key::<T::McBorrowed<'_>>(k).unwrap()))),
     ));
+    descending::operations::<T>(&keys.memcomparable_desc, &mut ops);
 
     // FoundationDB's tuple layer: the foundationdb-tuple crate, then rowkey's format, each on
     // the same fields and the same bytes.

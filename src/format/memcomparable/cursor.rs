@@ -133,20 +133,66 @@ impl<'de> Cursor<'de> {
     }
 
     /// Reads a string or byte string: its `00` / `01` tag, then its groups. Borrowed from the
-    /// key when it is one ascending group (the data of a longer one is cut by markers).
+    /// key when it is one ascending group (the data of a longer one is cut by markers, and a
+    /// descending one's bytes are inverted).
     #[inline]
     pub(super) fn byte_string(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
-        if self.flip == 0
-            && let Some((value, end)) = ascending_byte_string(self.bytes, self.pos)
-        {
-            self.pos = end;
-            return Ok(value);
+        let fast = if self.flip == 0 { self.fast_borrowed() } else { self.fast_descending() };
+        match fast {
+            Some(value) => Ok(value),
+            None => self.byte_string_checked(ty),
         }
-        self.byte_string_checked(ty)
     }
 
-    /// [`byte_string`](Self::byte_string) a group at a time, for descending fields and for
-    /// bytes the fast path does not take (which include every error).
+    /// [`byte_string`](Self::byte_string) into a vector of its own, for `String`: copied
+    /// straight out of the key, with no `Cow` between.
+    #[inline]
+    pub(super) fn owned_byte_string(&mut self, ty: &'static str) -> Result<Vec<u8>> {
+        let fast = if self.flip == 0 { self.fast_owned::<0>() } else { self.fast_owned::<0xff>() };
+        match fast {
+            Some(value) => Ok(value),
+            None => self.byte_string_checked(ty).map(Cow::into_owned),
+        }
+    }
+
+    /// A well-formed ascending string, borrowed when it is one group; `None` (and the cursor
+    /// unmoved) for anything else.
+    #[inline(always)]
+    fn fast_borrowed(&mut self) -> Option<Cow<'de, [u8]>> {
+        let rest = self.remaining();
+        let (groups, len) = find_groups::<0>(rest)?;
+        let end = string_end(groups);
+        self.pos += end;
+        if groups <= 1 {
+            return Some(Cow::Borrowed(&rest[1..1 + len]));
+        }
+        Some(Cow::Owned(copy_groups::<0>(&rest[1..end], groups, len)))
+    }
+
+    /// A well-formed descending string, copied out but for the empty one, which is borrowed
+    /// (as `&str` and `&[u8]` fields need it to be); `None` for anything else.
+    #[inline(always)]
+    fn fast_descending(&mut self) -> Option<Cow<'de, [u8]>> {
+        let value = self.fast_owned::<0xff>()?;
+        Some(if value.is_empty() { Cow::Borrowed(&[]) } else { Cow::Owned(value) })
+    }
+
+    /// A well-formed string whose bytes are XORed with `FLIP`, copied out; `None` (and the
+    /// cursor unmoved) for anything else.
+    #[inline(always)]
+    fn fast_owned<const FLIP: u8>(&mut self) -> Option<Vec<u8>> {
+        let rest = self.remaining();
+        let (groups, len) = find_groups::<FLIP>(rest)?;
+        let end = string_end(groups);
+        self.pos += end;
+        Some(copy_groups::<FLIP>(&rest[1..end], groups, len))
+    }
+
+    /// [`byte_string`](Self::byte_string) a group at a time, for the bytes the fast path
+    /// does not take (which are every error), so that the error says what is wrong. Out of
+    /// line and cold, so that the inlined fast paths around its call stay small.
+    #[cold]
+    #[inline(never)]
     fn byte_string_checked(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         if !self.tag(ty)? {
             return Ok(Cow::Borrowed(&[]));
@@ -255,82 +301,169 @@ impl<'de> Cursor<'de> {
     }
 }
 
-/// A well-formed ascending string or byte string at `start`: its bytes (borrowed when they are
-/// one group) and where it ends. `None` for anything else, which the checked reader then
-/// reads again to say what is wrong.
+/// A well-formed string or byte string at the start of `rest`, its bytes XORed with `FLIP`
+/// (`ff` in a descending field): how many groups it has (none for the empty string) and how
+/// many bytes of data it holds. `None` for anything else, which the checked reader then reads
+/// again to say what is wrong.
+///
+/// Only the markers and the last group's padding are read here, so that the data is then
+/// copied once into a vector allocated at its size.
 #[inline(always)]
-fn ascending_byte_string(key: &[u8], start: usize) -> Option<(Cow<'_, [u8]>, usize)> {
-    let rest = key.get(start..)?;
-    match rest.first()? {
-        0 => return Some((Cow::Borrowed(&[]), start + 1)),
+fn find_groups<const FLIP: u8>(rest: &[u8]) -> Option<(usize, usize)> {
+    match rest.first()? ^ FLIP {
+        0 => return Some((0, 0)),
         1 => {}
         _ => return None,
     }
-    // Find the last group, checking each marker and the last group's padding.
-    let mut at = 1;
-    let len = loop {
-        let group = rest.get(at..)?.first_chunk::<GROUP_WITH_MARKER>()?;
-        at += GROUP_WITH_MARKER;
-        match group[GROUP] {
+    let mut groups = 0;
+    for group in rest[1..].chunks_exact(GROUP_WITH_MARKER) {
+        groups += 1;
+        match group[GROUP] ^ FLIP {
             MORE => {}
             marker @ 1..=8 => {
-                let len = usize::from(marker);
-                let data = u64::from_be_bytes(*group.first_chunk::<GROUP>()?);
-                if len < GROUP && data << (8 * len) != 0 {
+                let last = usize::from(marker);
+                let data = u64::from_be_bytes(*group.first_chunk::<GROUP>()?) ^ u64::from_ne_bytes([FLIP; GROUP]);
+                if last < GROUP && data << (8 * last) != 0 {
                     return None;
                 }
-                break len;
+                return Some((groups, (groups - 1) * GROUP + last));
             }
             _ => return None,
         }
+    }
+    // The key ends before the last group does.
+    None
+}
+
+/// Where a string of `groups` groups ends, from its tag on.
+#[inline(always)]
+fn string_end(groups: usize) -> usize {
+    1 + groups * GROUP_WITH_MARKER
+}
+
+/// The first `len` data bytes of the `count` groups in `groups` (whole groups with their
+/// markers), XORed with `FLIP`. Each group is copied as one 8-byte word, a fixed-size store
+/// rather than a call to copy a few bytes; the capacity is every group's 8 bytes, so nothing
+/// reallocates, and the last group's padding is then cut off.
+#[inline(always)]
+fn copy_groups<const FLIP: u8>(groups: &[u8], count: usize, len: usize) -> Vec<u8> {
+    let data = |group: &[u8]| {
+        let mut word = [0; GROUP];
+        word.copy_from_slice(&group[..GROUP]);
+        (u64::from_ne_bytes(word) ^ u64::from_ne_bytes([FLIP; GROUP])).to_ne_bytes()
     };
-    let groups = (at - 1) / GROUP_WITH_MARKER;
-    if groups == 1 {
-        return Some((Cow::Borrowed(&rest[1..1 + len]), start + at));
-    }
-    // Whole groups copied (8 bytes at a time), then the last one's padding cut off.
-    let mut out = Vec::with_capacity(groups * GROUP);
-    for group in rest[1..at].chunks_exact(GROUP_WITH_MARKER) {
-        out.extend_from_slice(&group[..GROUP]);
-    }
-    out.truncate((groups - 1) * GROUP + len);
-    Some((Cow::Owned(out), start + at))
+    // Most fields are one group: a constant capacity spares the store its room check.
+    let mut out = if count == 1 {
+        let mut out = Vec::with_capacity(GROUP);
+        out.extend_from_slice(&data(groups));
+        out
+    } else {
+        let mut out = Vec::with_capacity(count * GROUP);
+        for group in groups.chunks_exact(GROUP_WITH_MARKER) {
+            out.extend_from_slice(&data(group));
+        }
+        out
+    };
+    out.truncate(len);
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The checked reader's answer for `key`, as the fast path gives it: the value and where
-    /// it ends, or `None` for an error.
-    fn checked(key: &[u8]) -> Option<(Vec<u8>, usize)> {
+    /// A cursor over `key`, reading a field in the direction given.
+    fn cursor(key: &[u8], descending: bool) -> Cursor<'_> {
         let mut cursor = Cursor::new(key);
+        cursor.set_descending(descending);
+        cursor
+    }
+
+    /// The checked reader's answer for `key`, as the fast paths give it: the value and where
+    /// it ends, or `None` for an error.
+    fn checked(key: &[u8], descending: bool) -> Option<(Vec<u8>, usize)> {
+        let mut cursor = cursor(key, descending);
         let value = cursor.byte_string_checked("Vec<u8>").ok()?;
         Some((value.into_owned(), cursor.pos))
     }
 
-    fn fast(key: &[u8]) -> Option<(Vec<u8>, usize)> {
-        ascending_byte_string(key, 0).map(|(value, end)| (value.into_owned(), end))
+    /// The fast paths' answers: for a `Cow`, and for a vector of its own.
+    fn fast(key: &[u8], descending: bool) -> [Option<(Vec<u8>, usize)>; 2] {
+        let mut c = cursor(key, descending);
+        let cow = if descending { c.fast_descending() } else { c.fast_borrowed() };
+        let cow = cow.map(|value| (value.into_owned(), c.pos));
+        let mut c = cursor(key, descending);
+        let owned = if descending { c.fast_owned::<0xff>() } else { c.fast_owned::<0>() };
+        [cow, owned.map(|value| (value, c.pos))]
     }
 
-    /// Every string the fast path reads, the checked reader reads the same; every one it
-    /// passes over, the checked reader refuses (so no error is the fast path's own).
+    /// Every string the fast paths read, the checked reader reads the same; every one they
+    /// pass over, the checked reader refuses (so no error is the fast paths' own). Both
+    /// directions: a descending key is the ascending one with every byte inverted.
     #[test]
-    fn the_fast_path_agrees_with_the_checked_reader() {
-        for len in 0..=26usize {
-            let value: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(37) | 1).collect();
-            let mut key = Vec::new();
-            crate::field::WriteField::<super::super::Memcomparable>::write(&value, &mut key).unwrap();
-            key.push(0x42);
-            assert_eq!(fast(&key), Some((value.clone(), key.len() - 1)), "{len}");
-            let same = |bytes: &[u8]| assert_eq!(fast(bytes), checked(bytes), "{bytes:02x?}");
-            for i in 0..key.len() {
-                for bit in 0..8 {
-                    let mut bad = key.clone();
-                    bad[i] ^= 1 << bit;
-                    same(&bad);
+    fn the_fast_paths_agree_with_the_checked_reader() {
+        for descending in [false, true] {
+            for len in 0..=26usize {
+                let value: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(37) | 1).collect();
+                let mut key = Vec::new();
+                crate::field::WriteField::<super::super::Memcomparable>::write(&value, &mut key).unwrap();
+                if descending {
+                    key.iter_mut().for_each(|b| *b = !*b);
                 }
-                same(&key[..i]);
+                key.push(0x42);
+                let read = Some((value.clone(), key.len() - 1));
+                assert_eq!(fast(&key, descending), [read.clone(), read], "{len} {descending}");
+                let same = |bytes: &[u8]| {
+                    let checked = checked(bytes, descending);
+                    assert_eq!(fast(bytes, descending), [checked.clone(), checked], "{bytes:02x?} {descending}");
+                };
+                for i in 0..key.len() {
+                    for bit in 0..8 {
+                        let mut bad = key.clone();
+                        bad[i] ^= 1 << bit;
+                        same(&bad);
+                    }
+                    same(&key[..i]);
+                }
+            }
+        }
+    }
+
+    /// The fast paths borrow what the checked reader borrows: a `&str` or `&[u8]` field
+    /// reads the strings of one ascending group, and the empty string in either direction.
+    #[test]
+    fn the_fast_paths_borrow_what_the_checked_reader_borrows() {
+        for descending in [false, true] {
+            for len in [0, 1, 8, 9] {
+                let mut key = Vec::new();
+                crate::field::WriteField::<super::super::Memcomparable>::write(&vec![b'x'; len][..], &mut key).unwrap();
+                if descending {
+                    key.iter_mut().for_each(|b| *b = !*b);
+                }
+                let mut c = cursor(&key, descending);
+                let fast = matches!(c.byte_string("&[u8]").unwrap(), Cow::Borrowed(_));
+                let checked =
+                    matches!(cursor(&key, descending).byte_string_checked("&[u8]").unwrap(), Cow::Borrowed(_));
+                assert_eq!(fast, checked, "{len} {descending}");
+            }
+        }
+    }
+
+    /// A string read into a vector of its own is copied once, into a vector of its groups'
+    /// data: nothing reallocates as the groups are read.
+    #[test]
+    fn an_owned_string_is_allocated_once() {
+        for descending in [false, true] {
+            for len in 1..=40usize {
+                let value = vec![b'a'; len];
+                let mut key = Vec::new();
+                crate::field::WriteField::<super::super::Memcomparable>::write(&value[..], &mut key).unwrap();
+                if descending {
+                    key.iter_mut().for_each(|b| *b = !*b);
+                }
+                let read = cursor(&key, descending).owned_byte_string("Vec<u8>").unwrap();
+                assert_eq!(read, value);
+                assert_eq!(read.capacity(), len.div_ceil(GROUP) * GROUP, "{len} {descending}");
             }
         }
     }

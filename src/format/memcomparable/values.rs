@@ -207,6 +207,11 @@ impl Strings for Memcomparable {
         }
     }
 
+    #[inline]
+    fn read_string(input: &mut Cursor<'_>, ty: &'static str) -> Result<String> {
+        utf8::into_string(input.owned_byte_string(ty)?).map_err(|e| utf8_error(ty, &e))
+    }
+
     fn read_char(input: &mut Cursor<'_>) -> Result<char> {
         let at = input.position();
         let value = u32::from_be_bytes(input.array::<4>("a char field is 4 bytes")?);
