@@ -631,16 +631,7 @@ pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
              that rowkey never shows it, or, if the key must hold it as it is, add `#[rowkey(allow_personal_data)]` \
              to the field"
         );
-        let span = field.span();
-        let use_it = quote::quote_spanned!(span=> let _ = PersonalDataInKey;);
-        quote::quote! {
-            #[automatically_derived]
-            const _: () = {
-                #[deprecated(note = #note)]
-                struct PersonalDataInKey;
-                #use_it
-            };
-        }
+        warning_at(field, "PersonalDataInKey", &note)
     });
     let mut out: proc_macro2::TokenStream = warnings.collect();
     out.extend(modulo_salt_warnings(input));
@@ -669,18 +660,25 @@ fn modulo_salt_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
                  (`salt(buckets = N, from = [{name}])`), whose bucket says nothing of the value, or add \
                  `#[rowkey(allow_personal_data)]` to the field"
             );
-            let span = field.span();
-            let use_it = quote::quote_spanned!(span=> let _ = SensitiveModuloSalt;);
-            quote::quote! {
-                #[automatically_derived]
-                const _: () = {
-                    #[deprecated(note = #note)]
-                    struct SensitiveModuloSalt;
-                    #use_it
-                };
-            }
+            warning_at(field, "SensitiveModuloSalt", &note)
         })
         .collect()
+}
+
+/// A warning at the field's tokens: the use of a `#[deprecated]` item named `item` (which
+/// rustc prints) with `note`, the only warning a derive can raise on stable Rust.
+fn warning_at(field: &Field<'_>, item: &str, note: &str) -> proc_macro2::TokenStream {
+    // The use carries the field's span, so that rustc sees it in the user's code and warns.
+    let used = proc_macro2::Ident::new(item, field.span());
+    let item = proc_macro2::Ident::new(item, proc_macro2::Span::call_site());
+    quote::quote! {
+        #[automatically_derived]
+        const _: () = {
+            #[deprecated(note = #note)]
+            struct #item;
+            let _ = #used;
+        };
+    }
 }
 
 /// Whether a type's name ends in a word of [`PERSON_TYPES`] (`VipCustomer`, `user`).
