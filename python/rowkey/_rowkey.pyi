@@ -1,0 +1,64 @@
+"""Type stubs of the compiled module `rowkey._rowkey` (re-exported by `rowkey`)."""
+
+import datetime
+import decimal
+import ipaddress
+import os
+import uuid
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+Value = Union[
+    None, bool, int, float, str, bytes, bytearray, datetime.datetime, datetime.date, uuid.UUID,
+    ipaddress.IPv4Address, ipaddress.IPv6Address, decimal.Decimal,
+]
+"""What `encode` takes for a field: a native value, or its text form as `rowkey encode` takes it."""
+
+Decoded = Union[
+    None, bool, int, float, str, bytes, datetime.datetime, datetime.date, uuid.UUID,
+    ipaddress.IPv4Address, ipaddress.IPv6Address,
+]
+"""What `decode` gives for a field (a ULID as its Crockford text)."""
+
+class RowKeyError(ValueError): ...
+class BadKeyError(RowKeyError): ...
+class BadValueError(RowKeyError): ...
+class BadSchemaError(RowKeyError): ...
+
+class Field:
+    name: str
+    type: str
+    encoding: str
+    direction: str
+    sensitive: bool
+    optional: bool
+    transform: Optional[str]
+    kind: str
+
+class InspectedField:
+    name: str
+    offset: int
+    sensitive: bool
+    value: Decoded
+    value_text: str
+    computed: bool
+
+class Inspection:
+    fields: List[InspectedField]
+    type_name: str
+    def __getitem__(self, name: str) -> Decoded: ...
+    def __len__(self) -> int: ...
+    def to_dict(self) -> Dict[str, Decoded]: ...
+    def revealed(self) -> str: ...
+
+class Schema:
+    type_name: str
+    format: str
+    fields: List[Field]
+    @staticmethod
+    def from_json(text: str) -> Schema: ...
+    @staticmethod
+    def load(path: Union[str, "os.PathLike[str]"]) -> Schema: ...
+    def encode(self, values: Optional[Mapping[str, Value]] = None, /, **kwargs: Value) -> bytes: ...
+    def decode(self, key: bytes) -> Dict[str, Decoded]: ...
+    def inspect(self, key: bytes) -> Inspection: ...
+    def to_json(self) -> str: ...
