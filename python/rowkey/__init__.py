@@ -29,6 +29,7 @@ from ._rowkey import (
     Field,
     InspectedField,
     Inspection,
+    KeyRanges,
     RowKeyError,
     Schema,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "Field",
     "InspectedField",
     "Inspection",
+    "KeyRanges",
     "RowKeyError",
     "Schema",
 ]

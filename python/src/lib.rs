@@ -6,8 +6,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod batch;
 mod from_py;
 mod inspection;
+mod scan;
 mod schema;
 mod to_py;
 
@@ -47,5 +49,6 @@ fn _rowkey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schema::Field>()?;
     m.add_class::<inspection::Inspection>()?;
     m.add_class::<inspection::InspectedField>()?;
+    m.add_class::<scan::KeyRanges>()?;
     Ok(())
 }

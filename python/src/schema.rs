@@ -4,13 +4,17 @@
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
-use rowkey::schema::{KeyField, Transform};
+use std::ops::Bound as Limit;
 
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use rowkey::schema::{KeyField, ScanNext, Transform};
+
+use crate::batch::{in_row, row_dicts};
 use crate::from_py::text_of;
 use crate::inspection::Inspection;
+use crate::scan::{KeyRanges, bounds};
 use crate::to_py::py_value;
-use crate::{BadSchemaError, BadValueError, bad_key, bad_value};
+use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
 
 /// A key design: its format, prefix, salt and fields, from a schema file.
 #[pyclass(frozen, module = "rowkey")]
@@ -34,11 +38,28 @@ impl Schema {
                 .to_cow()?
                 .into_owned();
             // An unknown name goes on as it is: the encoder names it with the fields there are.
-            let text = match self.key_fields.iter().find(|f| f.name() == name) {
-                Some(field) => text_of(*field, !self.inner.format.is_bigtable(), &value)?,
-                None => String::new(),
-            };
+            let text = self.text(&name, &value)?;
             out.push((name, text));
+        }
+        Ok(out)
+    }
+
+    /// The text of `value` for the field `name`. An unknown name gets no text: the crate's
+    /// encoder and scan name it with the fields there are.
+    fn text(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+        match self.key_fields.iter().find(|f| f.name() == name) {
+            Some(field) => text_of(*field, !self.inner.format.is_bigtable(), value),
+            None => Ok(String::new()),
+        }
+    }
+
+    /// The dict of a decoded key's values, the fields `encode` takes.
+    fn values_of<'py>(py: Python<'py>, inspection: &rowkey::schema::Inspection) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for field in inspection.fields() {
+            if let KeyField::Value(_) = field.key_field() {
+                out.set_item(field.name(), py_value(py, field.key_field(), field.value())?)?;
+            }
         }
         Ok(out)
     }
@@ -126,13 +147,89 @@ impl Schema {
     /// computed prefix and bucket): `encode(decode(key)) == key`.
     fn decode<'py>(&self, py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyDict>> {
         let inspection = self.inner.inspect(key).map_err(|e| bad_key(&e))?;
-        let out = PyDict::new(py);
-        for field in inspection.fields() {
-            if let KeyField::Value(_) = field.key_field() {
-                out.set_item(field.name(), py_value(py, field.key_field(), field.value())?)?;
-            }
+        Schema::values_of(py, &inspection)
+    }
+
+    /// The keys of many rows at once: `rows` a list of dicts, or a dict of columns (equally
+    /// long sequences). The values are read from Python first, then every key is encoded with
+    /// the GIL released. An error names the row.
+    fn encode_many<'py>(&self, py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let dicts = row_dicts(rows)?;
+        let mut texts = Vec::with_capacity(dicts.len());
+        for (i, row) in dicts.iter().enumerate() {
+            texts.push(self.texts(row).map_err(|e| in_row(py, i, e))?);
         }
-        Ok(out)
+        let schema = self.inner;
+        let keys = py.detach(|| {
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let pairs: Vec<(&str, &str)> = row.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+                    schema.encode(&pairs).map_err(|e| (i, e))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let keys = keys.map_err(|(i, e)| BadValueError::new_err(format!("row {i}: {e}")))?;
+        PyList::new(py, keys.iter().map(|key| PyBytes::new(py, key)))
+    }
+
+    /// The values of many keys at once, as a list of dicts: every key decoded with the GIL
+    /// released, then the values built. An error names the key's index.
+    fn decode_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let keys: Vec<Vec<u8>> = keys
+            .try_iter()?
+            .enumerate()
+            .map(|(i, key)| {
+                key?.cast::<PyBytes>()
+                    .map(|b| b.as_bytes().to_vec())
+                    .map_err(|_| BadKeyError::new_err(format!("key {i}: a key is bytes")))
+            })
+            .collect::<PyResult<_>>()?;
+        let schema = self.inner;
+        let inspections = py.detach(|| {
+            keys.iter()
+                .enumerate()
+                .map(|(i, key)| schema.inspect(key).map_err(|e| (i, e)))
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
+        let rows =
+            inspections.iter().map(|inspection| Schema::values_of(py, inspection)).collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, rows)
+    }
+
+    /// The key ranges of a query: the leading fields fixed to values (keyword arguments), and
+    /// optionally the next field within bounds, `next=(name, slice(start, stop))` or
+    /// `next=(name, range(start, stop))`: start included, stop excluded, `None` for no bound,
+    /// in the field's value order (a `desc` or reversed field's ranges are turned round). A
+    /// salted key's bucket is computed when its source fields are fixed; otherwise there is a
+    /// range in every bucket.
+    #[pyo3(signature = (*, next = None, **fixed))]
+    fn scan(&self, next: Option<&Bound<'_, PyAny>>, fixed: Option<&Bound<'_, PyDict>>) -> PyResult<KeyRanges> {
+        let fixed = match fixed {
+            Some(fixed) => self.texts(fixed)?,
+            None => Vec::new(),
+        };
+        let next = match next {
+            None => None,
+            Some(next) => {
+                let (name, values): (String, Bound<'_, PyAny>) = next.extract().map_err(|_| {
+                    BadValueError::new_err("next is (field, slice(start, stop)) or (field, range(start, stop))")
+                })?;
+                let [lo, hi] = bounds(&values)?;
+                let lo = lo.map(|v| self.text(&name, &v)).transpose()?;
+                let hi = hi.map(|v| self.text(&name, &v)).transpose()?;
+                Some((name, lo, hi))
+            }
+        };
+        let pairs: Vec<(&str, &str)> = fixed.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let next = next.as_ref().map(|(name, lo, hi)| {
+            let lo = lo.as_deref().map_or(Limit::Unbounded, Limit::Included);
+            let hi = hi.as_deref().map_or(Limit::Unbounded, Limit::Excluded);
+            (name.as_str(), ScanNext::Range(lo, hi))
+        });
+        self.inner.scan_query(&pairs, next).map(|inner| KeyRanges { inner }).map_err(|e| bad_value(&e))
     }
 
     /// `key` decoded field by field with offsets; its `str` and `repr` redact sensitive fields.
