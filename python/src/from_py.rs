@@ -96,7 +96,8 @@ pub(crate) fn text_of(field: KeyField, store: bool, obj: &Bound<'_, PyAny>) -> P
         Encoding::Bool => obj.cast::<PyBool>().ok().map(|b| b.is_true().to_string()),
         Encoding::TimestampMicros | Encoding::Timestamp(_) => instant_text(schema, obj)?,
         Encoding::Date(_) => date_text(obj)?,
-        Encoding::Uuid => (UUID.holds(obj)?).then(|| obj.str().map(|s| s.to_string())).transpose()?,
+        Encoding::Uuid if UUID.holds(obj)? => Some(uuid_text(obj.getattr("int")?.extract()?)),
+        Encoding::Uuid => None,
         Encoding::Ipv4 | Encoding::Ipv6 | Encoding::IpAddr => {
             (IPV4.holds(obj)? || IPV6.holds(obj)?).then(|| obj.str().map(|s| s.to_string())).transpose()?
         }
@@ -250,6 +251,12 @@ fn instant_text(schema: &FieldSchema, obj: &Bound<'_, PyAny>) -> PyResult<Option
         part("second")?,
         part("microsecond")?
     )))
+}
+
+/// A UUID's hyphenated lowercase text, from its 128 bits.
+fn uuid_text(value: u128) -> String {
+    let hex = format!("{value:032x}");
+    format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
 }
 
 /// A `date` (not a `datetime`, whose time of day the key would drop) as `YYYY-MM-DD`.

@@ -55,17 +55,36 @@ pub(crate) fn py_value<'py>(py: Python<'py>, field: KeyField, value: &Value) -> 
             let delta = TIMEDELTA.get(py)?.call1((*days,))?;
             epoch_day(py)?.call_method1("__add__", (delta,)).map_err(|_| beyond(field, "datetime.date"))
         }
-        Value::Uuid(bytes) => {
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("bytes", PyBytes::new(py, bytes))?;
-            UUID.get(py)?.call((), Some(&kwargs)).map(Bound::into_any)
-        }
+        Value::Uuid(bytes) => uuid_of(py, u128::from_be_bytes(*bytes)),
         Value::Ulid(_) => value.to_string().into_bound_py_any(py),
         Value::Ip(std::net::IpAddr::V4(ip)) => IPV4.get(py)?.call1((u32::from(*ip),)).map(Bound::into_any),
         Value::Ip(std::net::IpAddr::V6(ip)) => IPV6.get(py)?.call1((u128::from(*ip),)).map(Bound::into_any),
         // Later variants of the non-exhaustive enum: their text, which `encode` reads.
         other => other.to_string().into_bound_py_any(py),
     }
+}
+
+static SAFE_UNKNOWN: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static OBJECT_SETATTR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// A `uuid.UUID` built as `UUID.__init__` leaves it (its two slots set), without the argument
+/// parsing of `__init__`, which is most of the cost of a decoded UUID.
+fn uuid_of(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
+    let class = UUID.get(py)?;
+    let setattr = OBJECT_SETATTR
+        .get_or_try_init(py, || -> PyResult<_> {
+            Ok(py.import("builtins")?.getattr("object")?.getattr("__setattr__")?.unbind())
+        })?
+        .bind(py);
+    let unknown = SAFE_UNKNOWN
+        .get_or_try_init(py, || -> PyResult<_> {
+            Ok(py.import("uuid")?.getattr("SafeUUID")?.getattr("unknown")?.unbind())
+        })?
+        .bind(py);
+    let out = class.call_method1("__new__", (class,))?;
+    setattr.call1((&out, "int", value))?;
+    setattr.call1((&out, "is_safe", unknown))?;
+    Ok(out)
 }
 
 fn beyond(field: KeyField, ty: &str) -> PyErr {

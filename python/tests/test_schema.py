@@ -124,7 +124,10 @@ def test_decoded_values_are_native_types(schema):
     decoded = schema.decode(schema.encode(VALUES))
     assert decoded["at"].tzinfo is not None and decoded["at"].utcoffset() == datetime.timedelta(0)
     assert type(decoded["day"]) is datetime.date
-    assert isinstance(decoded["id"], uuid.UUID)
+    # Built without UUID.__init__: still a whole UUID.
+    assert isinstance(decoded["id"], uuid.UUID) and decoded["id"].is_safe is uuid.SafeUUID.unknown
+    assert hash(decoded["id"]) == hash(VALUES["id"]) and str(decoded["id"]) == str(VALUES["id"])
+    assert decoded["id"].bytes == VALUES["id"].bytes
     assert isinstance(decoded["ip"], ipaddress.IPv6Address) and isinstance(decoded["v4"], ipaddress.IPv4Address)
     assert type(decoded["big"]) is int and type(decoded["ok"]) is bool and type(decoded["data"]) is bytes
 
