@@ -30,6 +30,7 @@ from ._rowkey import (
     InspectedField,
     Inspection,
     KeyRanges,
+    Rekey,
     RowKeyError,
     Schema,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "InspectedField",
     "Inspection",
     "KeyRanges",
+    "Rekey",
     "RowKeyError",
     "Schema",
 ]

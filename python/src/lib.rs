@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod batch;
 mod from_py;
 mod inspection;
+mod rekey;
 mod scan;
 mod schema;
 mod to_py;
@@ -50,5 +51,6 @@ fn _rowkey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<inspection::Inspection>()?;
     m.add_class::<inspection::InspectedField>()?;
     m.add_class::<scan::KeyRanges>()?;
+    m.add_class::<rekey::Rekey>()?;
     Ok(())
 }

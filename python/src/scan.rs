@@ -3,9 +3,9 @@
 
 use std::ops::Bound as Limit;
 
-use pyo3::exceptions::PyIndexError;
+use pyo3::exceptions::{PyImportError, PyIndexError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyRange, PySlice, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyRange, PySlice, PyTuple};
 use rowkey::KeyRange;
 
 use crate::BadValueError;
@@ -75,6 +75,44 @@ impl KeyRanges {
     /// The ranges as a list of `(start, end)` pairs.
     fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         self.inner.iter().map(|range| pair(py, range)).collect()
+    }
+
+    /// The ranges as a `google.cloud.bigtable.row_set.RowSet` (PyPI `google-cloud-bigtable`),
+    /// for `table.read_rows(row_set=...)`. Raises `BadValueError` when no key can match the
+    /// query: an empty `RowSet` is read as the whole table.
+    fn to_row_set<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if self.is_empty() {
+            return Err(BadValueError::new_err(
+                "no key can match this query, and a RowSet without ranges reads the whole table: check \
+                 ranges.is_empty() and read nothing",
+            ));
+        }
+        let module = py.import("google.cloud.bigtable.row_set").map_err(|e| {
+            PyImportError::new_err(format!(
+                "to_row_set needs google-cloud-bigtable (pip install google-cloud-bigtable): {e}"
+            ))
+        })?;
+        let row_set = module.getattr("RowSet")?.call0()?;
+        let row_range = module.getattr("RowRange")?;
+        for range in self.inner.iter() {
+            let kwargs = PyDict::new(py);
+            let (start, start_inclusive) = match range.start() {
+                Limit::Included(key) => (Some(key), true),
+                Limit::Excluded(key) => (Some(key), false),
+                Limit::Unbounded => (None, true),
+            };
+            let (end, end_inclusive) = match range.end() {
+                Limit::Included(key) => (Some(key), true),
+                Limit::Excluded(key) => (Some(key), false),
+                Limit::Unbounded => (None, false),
+            };
+            kwargs.set_item("start_key", start.map(|k| PyBytes::new(py, k)))?;
+            kwargs.set_item("end_key", end.map(|k| PyBytes::new(py, k)))?;
+            kwargs.set_item("start_inclusive", start_inclusive)?;
+            kwargs.set_item("end_inclusive", end_inclusive)?;
+            row_set.call_method1("add_row_range", (row_range.call((), Some(&kwargs))?,))?;
+        }
+        Ok(row_set)
     }
 
     fn __repr__(&self) -> String {

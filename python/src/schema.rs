@@ -19,7 +19,7 @@ use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
 /// A key design: its format, prefix, salt and fields, from a schema file.
 #[pyclass(frozen, module = "rowkey")]
 pub struct Schema {
-    inner: &'static rowkey::schema::Schema,
+    pub(crate) inner: &'static rowkey::schema::Schema,
     key_fields: Vec<KeyField>,
 }
 
@@ -46,7 +46,7 @@ impl Schema {
 
     /// The text of `value` for the field `name`. An unknown name gets no text: the crate's
     /// encoder and scan name it with the fields there are.
-    fn text(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    pub(crate) fn text(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
         match self.key_fields.iter().find(|f| f.name() == name) {
             Some(field) => text_of(*field, !self.inner.format.is_bigtable(), value),
             None => Ok(String::new()),

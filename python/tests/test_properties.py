@@ -76,6 +76,10 @@ def test_keys_round_trip_and_sort_as_values(name, fmt, desc, data):
     ka, kb = schema.encode(v=a, tail=1), schema.encode(v=b, tail=1)
     assert same(schema.decode(ka)["v"], a)
     assert schema.decode(ka)["tail"] == 1
+    if fmt == "hbase" and name == "bytes":
+        # HBase's OrderedBlobVar, a byte string before the last field, does not sort by its
+        # bytes across lengths (src/format/hbase/mod.rs): round trip only.
+        return
     # The trailing field orders after v: keys of equal values differ only there.
     if isinstance(a, float) and a == b == 0 and struct.pack(">d", a) != struct.pack(">d", b):
         # -0.0 and 0.0: one key in the ordered format, -0.0 first in the store formats.
