@@ -287,3 +287,10 @@ def test_a_bigtable_row_key_schema_reads_too():
     assert [f.name for f in schema.fields] == ["device", "ts"]
     key = schema.encode(device="phone", ts="5")
     assert key == b"phone#5" and schema.decode(key) == {"device": "phone", "ts": "5"}
+
+
+def test_the_package_docstring_examples_run():
+    import doctest
+
+    result = doctest.testmod(rowkey, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
