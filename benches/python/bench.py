@@ -1,0 +1,78 @@
+"""Speed of the Python package against FoundationDB's own tuple layer (PyPI `foundationdb`,
+pure Python), on a `(str, int, int, UUID)` key, and of the Bigtable device key through
+`encode_many`. A script, not a test: run it on an idle machine and read the figures.
+
+    python benches/python/bench.py [--rows N]
+
+Each figure is the best of several runs of `timeit`, per key.
+"""
+
+import argparse
+import json
+import timeit
+import uuid
+
+import rowkey
+
+try:
+    import fdb.tuple as fdb_tuple
+except ImportError:  # the comparison needs `pip install foundationdb`
+    fdb_tuple = None
+
+FDB_SCHEMA = rowkey.Schema.from_json(json.dumps({
+    "rowkey_schema": 1, "type": "Event", "format": "fdb_tuple",
+    "fields": [{"name": "tenant", "type": "String", "encoding": "utf8"},
+               {"name": "seq", "type": "i64", "encoding": "int64"},
+               {"name": "at", "type": "i64", "encoding": "int64"},
+               {"name": "id", "type": "Uuid", "encoding": "uuid"}],
+}))
+
+# The README's device key: delimited, salted, the time reversed.
+READING = rowkey.Schema.from_json(json.dumps({
+    "rowkey_schema": 1, "type": "Reading", "format": "delimited", "delimiter": "#",
+    "salt": {"buckets": 16, "hash": "farmhash", "from": ["device_id"]},
+    "fields": [{"name": "device_type", "type": "String", "encoding": "utf8"},
+               {"name": "device_id", "type": "String", "encoding": "utf8"},
+               {"name": "ts_millis", "type": "i64", "encoding": "decimal", "width": 19, "signed": False,
+                "reverse": {"max": 9223372036854775807}}],
+}))
+
+
+def per_call(stmt, number, repeat=5):
+    return min(timeit.repeat(stmt, number=number, repeat=repeat)) / number
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=10_000)
+    rows = parser.parse_args().rows
+    ident = uuid.UUID("4c410523-0000-4000-8000-00000000ffff")
+    values = {"tenant": "acme", "seq": 42, "at": 1_588_291_200_000, "id": ident}
+    batch = [dict(values, seq=i) for i in range(rows)]
+    key = FDB_SCHEMA.encode(values)
+    keys = FDB_SCHEMA.encode_many(batch)
+    figures = {}
+    figures["rowkey encode"] = per_call(lambda: FDB_SCHEMA.encode(values), 20_000)
+    figures["rowkey encode_many (per key)"] = per_call(lambda: FDB_SCHEMA.encode_many(batch), 5) / rows
+    figures["rowkey decode"] = per_call(lambda: FDB_SCHEMA.decode(key), 20_000)
+    figures["rowkey decode_many (per key)"] = per_call(lambda: FDB_SCHEMA.decode_many(keys), 5) / rows
+    if fdb_tuple is not None:
+        packed = ("acme", 42, 1_588_291_200_000, ident)
+        assert fdb_tuple.pack(packed) == key, "rowkey and fdb.tuple differ on the key"
+        figures["fdb.tuple.pack"] = per_call(lambda: fdb_tuple.pack(packed), 20_000)
+        figures["fdb.tuple.unpack"] = per_call(lambda: fdb_tuple.unpack(key), 20_000)
+    readings = [{"device_type": "phone", "device_id": f"{i:08x}", "ts_millis": 1_588_291_200_000 + i}
+                for i in range(rows)]
+    figures["Reading encode_many (per key)"] = per_call(lambda: READING.encode_many(readings), 5) / rows
+    for name, seconds in figures.items():
+        print(f"{name:34} {seconds * 1e6:8.2f} µs")
+    if fdb_tuple is not None:
+        pack, unpack = figures["fdb.tuple.pack"], figures["fdb.tuple.unpack"]
+        print(f"encode      {pack / figures['rowkey encode']:6.1f}x fdb.tuple.pack (target 5x)")
+        print(f"encode_many {pack / figures['rowkey encode_many (per key)']:6.1f}x fdb.tuple.pack (target 20x)")
+        print(f"decode      {unpack / figures['rowkey decode']:6.1f}x fdb.tuple.unpack (target 3x)")
+        print(f"decode_many {unpack / figures['rowkey decode_many (per key)']:6.1f}x fdb.tuple.unpack (target 10x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,328 @@
+//! `rowkey.Schema`: a key design read from a schema file, which encodes and decodes keys with
+//! the Rust crate's own `Schema::encode` and `Schema::inspect`.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use std::ops::Bound as Limit;
+
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use rowkey::schema::{KeyField, ScanNext, Transform};
+
+use crate::batch::{in_row, row_dicts};
+use crate::from_py::text_of;
+use crate::inspection::Inspection;
+use crate::scan::{KeyRanges, bounds};
+use crate::to_py::py_value;
+use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
+
+/// A key design: its format, prefix, salt and fields, from a schema file.
+#[pyclass(frozen, module = "rowkey")]
+pub struct Schema {
+    pub(crate) inner: &'static rowkey::schema::Schema,
+    key_fields: Vec<KeyField>,
+}
+
+impl Schema {
+    fn new(inner: &'static rowkey::schema::Schema) -> Schema {
+        Schema { inner, key_fields: inner.key_fields() }
+    }
+
+    /// The `(name, text)` pairs `Schema::encode` takes, from a dict of Python values.
+    fn texts(&self, values: &Bound<'_, PyDict>) -> PyResult<Vec<(String, String)>> {
+        let mut out = Vec::with_capacity(values.len());
+        for (name, value) in values.iter() {
+            let name = name
+                .cast::<PyString>()
+                .map_err(|_| BadValueError::new_err("field names are str"))?
+                .to_cow()?
+                .into_owned();
+            // An unknown name goes on as it is: the encoder names it with the fields there are.
+            let text = self.text(&name, &value)?;
+            out.push((name, text));
+        }
+        Ok(out)
+    }
+
+    /// The text of `value` for the field `name`. An unknown name gets no text: the crate's
+    /// encoder and scan name it with the fields there are.
+    pub(crate) fn text(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+        match self.key_fields.iter().find(|f| f.name() == name) {
+            Some(field) => text_of(*field, !self.inner.format.is_bigtable(), value),
+            None => Ok(String::new()),
+        }
+    }
+
+    /// The dict of a decoded key's values, the fields `encode` takes.
+    fn values_of<'py>(py: Python<'py>, inspection: &rowkey::schema::Inspection) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for field in inspection.fields() {
+            if let KeyField::Value(_) = field.key_field() {
+                out.set_item(field.name(), py_value(py, field.key_field(), field.value())?)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// rowkey's own schema file or Bigtable's row key schema, told apart as the command does.
+fn read_schema(text: &str) -> Result<&'static rowkey::schema::Schema, String> {
+    let json: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("not JSON ({e}); a schema file is what `T::SCHEMA.to_json()` writes"))?;
+    let bigtable =
+        json.get("rowkey_schema").is_none() && (json.get("rowKeySchema").is_some() || json.get("encoding").is_some());
+    let read = if bigtable {
+        rowkey::schema::Schema::from_bigtable_json(text)
+    } else {
+        rowkey::schema::Schema::from_json(text)
+    };
+    read.map_err(|e| e.to_string())
+}
+
+#[pymethods]
+impl Schema {
+    /// The schema in a schema file's text: rowkey's own (what `T::SCHEMA.to_json()` writes,
+    /// every format) or a Bigtable row key schema (a table's `rowKeySchema`, or the table as
+    /// `gcloud bigtable tables describe --format=json` prints it), as `rowkey` the command reads.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Schema> {
+        read_schema(text).map(Schema::new).map_err(BadSchemaError::new_err)
+    }
+
+    /// The schema in the file at `path` (see `from_json`).
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Schema> {
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            pyo3::exceptions::PyOSError::new_err(format!("cannot read the schema file {}: {e}", path.display()))
+        })?;
+        read_schema(&text)
+            .map(Schema::new)
+            .map_err(|e| BadSchemaError::new_err(format!("{} is not a schema file: {e}", path.display())))
+    }
+
+    /// The key type's name.
+    #[getter]
+    fn type_name(&self) -> &'static str {
+        self.inner.type_name
+    }
+
+    /// The key format: `ordered`, `delimited "#"`, `fdb tuple`, `memcomparable` or `hbase`.
+    #[getter]
+    fn format(&self) -> String {
+        self.inner.format.to_string()
+    }
+
+    /// Every field of a key in key order: the prefix and bucket when the key has them, then
+    /// the fields (those of a flattened struct in its place).
+    #[getter]
+    fn fields(&self) -> Vec<Field> {
+        self.key_fields.iter().map(|f| Field::of(*f)).collect()
+    }
+
+    /// The key of the given values, as `bytes`: a dict, keyword arguments, or both. Each value
+    /// native (`int`, `float`, `str`, `bytes`, `bool`, `None` for an optional field's absence,
+    /// an aware `datetime`, `date`, `uuid.UUID`, an `ipaddress` address, `decimal.Decimal`) or
+    /// as the text `rowkey encode` takes. The prefix and bucket are computed; given, they must
+    /// match.
+    #[pyo3(signature = (values = None, /, **kwargs))]
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        values: Option<&Bound<'py, PyDict>>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let mut texts = match values {
+            Some(values) => self.texts(values)?,
+            None => Vec::new(),
+        };
+        if let Some(kwargs) = kwargs {
+            texts.extend(self.texts(kwargs)?);
+        }
+        let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let key = self.inner.encode(&pairs).map_err(|e| bad_value(&e))?;
+        Ok(PyBytes::new(py, &key))
+    }
+
+    /// The values of `key` as a dict of native values, the fields `encode` takes (not the
+    /// computed prefix and bucket): `encode(decode(key)) == key`.
+    fn decode<'py>(&self, py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+        let inspection = self.inner.inspect(key).map_err(|e| bad_key(&e))?;
+        Schema::values_of(py, &inspection)
+    }
+
+    /// The keys of many rows at once: `rows` a list of dicts, or a dict of columns (equally
+    /// long sequences). The values are read from Python first, then every key is encoded with
+    /// the GIL released. An error names the row.
+    fn encode_many<'py>(&self, py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let dicts = row_dicts(rows)?;
+        let mut texts = Vec::with_capacity(dicts.len());
+        for (i, row) in dicts.iter().enumerate() {
+            texts.push(self.texts(row).map_err(|e| in_row(py, i, e))?);
+        }
+        let schema = self.inner;
+        let keys = py.detach(|| {
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let pairs: Vec<(&str, &str)> = row.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+                    schema.encode(&pairs).map_err(|e| (i, e))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let keys = keys.map_err(|(i, e)| BadValueError::new_err(format!("row {i}: {e}")))?;
+        PyList::new(py, keys.iter().map(|key| PyBytes::new(py, key)))
+    }
+
+    /// The values of many keys at once, as a list of dicts: every key decoded with the GIL
+    /// released, then the values built. An error names the key's index.
+    fn decode_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let keys: Vec<Vec<u8>> = keys
+            .try_iter()?
+            .enumerate()
+            .map(|(i, key)| {
+                key?.cast::<PyBytes>()
+                    .map(|b| b.as_bytes().to_vec())
+                    .map_err(|_| BadKeyError::new_err(format!("key {i}: a key is bytes")))
+            })
+            .collect::<PyResult<_>>()?;
+        let schema = self.inner;
+        let inspections = py.detach(|| {
+            keys.iter()
+                .enumerate()
+                .map(|(i, key)| schema.inspect(key).map_err(|e| (i, e)))
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
+        let rows =
+            inspections.iter().map(|inspection| Schema::values_of(py, inspection)).collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, rows)
+    }
+
+    /// The key ranges of a query: the leading fields fixed to values (keyword arguments), and
+    /// optionally the next field within bounds, `next=(name, slice(start, stop))` or
+    /// `next=(name, range(start, stop))`: start included, stop excluded, `None` for no bound,
+    /// in the field's value order (a `desc` or reversed field's ranges are turned round). A
+    /// salted key's bucket is computed when its source fields are fixed; otherwise there is a
+    /// range in every bucket.
+    #[pyo3(signature = (*, next = None, **fixed))]
+    fn scan(&self, next: Option<&Bound<'_, PyAny>>, fixed: Option<&Bound<'_, PyDict>>) -> PyResult<KeyRanges> {
+        let fixed = match fixed {
+            Some(fixed) => self.texts(fixed)?,
+            None => Vec::new(),
+        };
+        let next = match next {
+            None => None,
+            Some(next) => {
+                let (name, values): (String, Bound<'_, PyAny>) = next.extract().map_err(|_| {
+                    BadValueError::new_err("next is (field, slice(start, stop)) or (field, range(start, stop))")
+                })?;
+                let [lo, hi] = bounds(&values)?;
+                let lo = lo.map(|v| self.text(&name, &v)).transpose()?;
+                let hi = hi.map(|v| self.text(&name, &v)).transpose()?;
+                Some((name, lo, hi))
+            }
+        };
+        let pairs: Vec<(&str, &str)> = fixed.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let next = next.as_ref().map(|(name, lo, hi)| {
+            let lo = lo.as_deref().map_or(Limit::Unbounded, Limit::Included);
+            let hi = hi.as_deref().map_or(Limit::Unbounded, Limit::Excluded);
+            (name.as_str(), ScanNext::Range(lo, hi))
+        });
+        self.inner.scan_query(&pairs, next).map(|inner| KeyRanges { inner }).map_err(|e| bad_value(&e))
+    }
+
+    /// `key` decoded field by field with offsets; its `str` and `repr` redact sensitive fields.
+    fn inspect(&self, key: &[u8]) -> PyResult<Inspection> {
+        self.inner.inspect(key).map(|inner| Inspection { inner }).map_err(|e| bad_key(&e))
+    }
+
+    /// The schema file's text (rowkey's own format).
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<rowkey.Schema {}: {}>", self.inner.type_name, self.inner.format)
+    }
+}
+
+/// One field of a key, as `Schema.fields` lists them.
+#[pyclass(frozen, get_all, module = "rowkey")]
+pub struct Field {
+    /// The field's key name (`prefix` and `bucket` for the computed ones).
+    name: &'static str,
+    /// The Rust type the schema declares (`String`, `i64`, `Option<u32>`...).
+    r#type: String,
+    /// The encoding as the schema's `Display` shows it (`utf8`, `decimal(19)`, `int64`...).
+    encoding: String,
+    /// `"asc"` or `"desc"`.
+    direction: &'static str,
+    /// Whether the field is marked sensitive: errors and `inspect`'s text never show its value.
+    sensitive: bool,
+    /// Whether `None` is a value of the field.
+    optional: bool,
+    /// `"reverse"`, `"bit_reverse"`, `"reverse_domain"`, or None.
+    transform: Option<&'static str>,
+    /// `"prefix"`, `"bucket"` (both computed) or `"value"`.
+    kind: &'static str,
+}
+
+impl Field {
+    fn of(field: KeyField) -> Field {
+        match field {
+            KeyField::Prefix(prefix) => Field::computed(field.name(), "prefix", format!("prefix {prefix:?}")),
+            KeyField::Bucket(salt) => Field::computed(field.name(), "bucket", salt.to_string()),
+            KeyField::Value(schema) => Field {
+                name: schema.name,
+                r#type: schema.rust_type.to_owned(),
+                encoding: schema.encoding.to_string(),
+                direction: if schema.descending { "desc" } else { "asc" },
+                sensitive: schema.sensitive,
+                optional: schema.optional,
+                transform: match schema.transform {
+                    Transform::None => None,
+                    Transform::Reverse { .. } => Some("reverse"),
+                    Transform::BitReverse { .. } => Some("bit_reverse"),
+                    Transform::ReverseDomain => Some("reverse_domain"),
+                    _ => Some("other"),
+                },
+                kind: "value",
+            },
+        }
+    }
+
+    fn computed(name: &'static str, kind: &'static str, encoding: String) -> Field {
+        Field {
+            name,
+            r#type: String::new(),
+            encoding,
+            direction: "asc",
+            sensitive: false,
+            optional: false,
+            transform: None,
+            kind,
+        }
+    }
+}
+
+#[pymethods]
+impl Field {
+    fn __repr__(&self) -> String {
+        let mut notes = vec![self.encoding.clone()];
+        if self.direction == "desc" {
+            notes.push("desc".into());
+        }
+        if let Some(t) = self.transform {
+            notes.push(t.into());
+        }
+        if self.sensitive {
+            notes.push("sensitive".into());
+        }
+        format!("<Field {}: {} [{}]>", self.name, self.r#type, notes.join(", "))
+    }
+}
