@@ -126,6 +126,21 @@ proptest! {
     }
 
     #[test]
+    fn optional_byte_strings_sort_and_read_back_last(
+        a in prop::option::of(bytes().prop_filter("no 00", |b| !b.contains(&0))),
+        b in prop::option::of(bytes().prop_filter("no 00", |b| !b.contains(&0))),
+    ) {
+        for (ka, kb, want) in [
+            (HBase.to_key(&(Desc(a.clone()),)).unwrap(), HBase.to_key(&(Desc(b.clone()),)).unwrap(), b.cmp(&a)),
+            (HBase.to_key(&(a.clone(),)).unwrap(), HBase.to_key(&(b.clone(),)).unwrap(), a.cmp(&b)),
+        ] {
+            prop_assert_eq!(ka.cmp(&kb), want, "{:?} / {:?}: {} / {}", a, b, ka, kb);
+        }
+        let key = HBase.to_key(&(Desc(a.clone()),)).unwrap();
+        prop_assert_eq!(HBase.from_key::<(Desc<Option<Vec<u8>>>,)>(key.as_bytes()).unwrap(), (Desc(a.clone()),));
+    }
+
+    #[test]
     fn near_keys_read_back_to_themselves_or_fail(value in sorted(), edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4)) {
         let mut bytes = HBase.to_key(&value).unwrap().into_vec();
         for (at, byte, how) in edits {
@@ -139,6 +154,7 @@ proptest! {
         canonical::<Sorted>(&bytes)?;
         canonical::<(Vec<u8>, Desc<Vec<u8>>, Numeric<f64>, f32, Desc<Vec<u8>>)>(&bytes)?;
         canonical::<(Option<Numeric<u64>>, Desc<Option<String>>, bool, char)>(&bytes)?;
+        canonical::<(Desc<Option<String>>, Desc<Option<Vec<u8>>>)>(&bytes)?;
     }
 
     #[test]
@@ -147,6 +163,8 @@ proptest! {
         canonical::<(Numeric<i64>, Vec<u8>)>(&bytes)?;
         canonical::<(Desc<Vec<u8>>, Desc<Vec<u8>>)>(&bytes)?;
         canonical::<(Numeric<f64>, Desc<Numeric<u128>>)>(&bytes)?;
+        canonical::<(Option<Vec<u8>>,)>(&bytes)?;
+        canonical::<(Desc<Option<Vec<u8>>>,)>(&bytes)?;
     }
 }
 
@@ -177,4 +195,50 @@ fn what_hbase_refuses_rowkey_refuses() {
     assert!(
         HBase.from_key::<(Numeric<f64>,)>(&[0x18, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x02]).is_err()
     );
+}
+
+/// A derived key whose last field is a descending optional byte string.
+#[derive(rowkey::RowKey, Clone, Debug, PartialEq)]
+#[rowkey(hbase)]
+struct Blobby {
+    host: String,
+    #[rowkey(desc)]
+    note: Option<Vec<u8>>,
+}
+
+/// HBase's `encodeBlobCopy(null, DESCENDING)` writes the null and then the terminator: a
+/// descending null byte string in the last field is `fa ff`, where a null of text is `fa`.
+#[test]
+fn a_descending_last_null_byte_string_is_hbases_fa_ff() {
+    use rowkey::RowKey;
+
+    let key = HBase.to_key(&(1i8, Desc(None::<Vec<u8>>))).unwrap();
+    assert_eq!(key.as_bytes(), [0x29, 0x81, 0xfa, 0xff]);
+    assert_eq!(HBase.from_key::<(i8, Desc<Option<Vec<u8>>>)>(key.as_bytes()).unwrap(), (1, Desc(None)));
+    // Every type HBase writes as a byte string, and the ascending null, which stays `05`.
+    assert_eq!(HBase.to_key(&(Desc(None::<[u8; 4]>),)).unwrap().as_bytes(), [0xfa, 0xff]);
+    assert_eq!(HBase.to_key(&(Desc(None::<std::net::Ipv4Addr>),)).unwrap().as_bytes(), [0xfa, 0xff]);
+    assert_eq!(HBase.to_key(&(Desc(None::<std::time::Duration>),)).unwrap().as_bytes(), [0xfa, 0xff]);
+    assert_eq!(HBase.to_key(&(None::<Vec<u8>>,)).unwrap().as_bytes(), [0x05]);
+    assert_eq!(HBase.from_key::<(Option<Vec<u8>>,)>(&[0x05]).unwrap(), (None,));
+    // Not the last field: OrderedBlobVar's null is the one byte.
+    assert_eq!(HBase.to_key(&(Desc(None::<Vec<u8>>), 0i8)).unwrap().as_bytes(), [0xfa, 0x29, 0x80]);
+    // Text keeps the one byte, and the reader holds each type to its own form.
+    assert_eq!(HBase.to_key(&(Desc(None::<String>),)).unwrap().as_bytes(), [0xfa]);
+    let err = HBase.from_key::<(Desc<Option<Vec<u8>>>,)>(&[0xfa]).unwrap_err();
+    assert!(err.to_string().contains("fa ff"), "{err}");
+    assert!(HBase.from_key::<(Desc<Option<String>>,)>(&[0xfa, 0xff]).is_err());
+    assert!(HBase.from_key::<(Option<Vec<u8>>,)>(&[0x05, 0x00]).is_err());
+    // A Some is unchanged, and the schema writes and reads the same bytes as the derive.
+    for note in [None, Some(vec![]), Some(vec![1, 2])] {
+        let value = Blobby { host: "h".into(), note };
+        let key = value.to_key().unwrap();
+        assert_eq!(Blobby::from_key(&key).unwrap(), value);
+        let inspection = Blobby::SCHEMA.inspect(&key).unwrap();
+        let texts: Vec<(&str, String)> = inspection.fields().iter().map(|f| (f.name(), f.value_text())).collect();
+        let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        assert_eq!(Blobby::SCHEMA.encode(&pairs).unwrap(), key, "{inspection}");
+    }
+    let key = Blobby { host: "h".into(), note: None }.to_key().unwrap();
+    assert_eq!(key.as_bytes(), b"\x34h\x00\xfa\xff");
 }

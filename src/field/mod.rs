@@ -216,6 +216,7 @@ impl<const N: usize> Sink for SmallVec<[u8; N]> {
 impl<T: FieldType + ?Sized> FieldType for &T {
     const ENCODING: Encoding = T::ENCODING;
     const DESCENDING: bool = T::DESCENDING;
+    const BYTE_STRING: bool = T::BYTE_STRING;
 }
 
 impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
@@ -231,6 +232,7 @@ impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
 impl<T: FieldType + ?Sized> FieldType for Box<T> {
     const ENCODING: Encoding = T::ENCODING;
     const DESCENDING: bool = T::DESCENDING;
+    const BYTE_STRING: bool = T::BYTE_STRING;
 }
 
 impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for Box<T> {

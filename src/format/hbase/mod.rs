@@ -7,7 +7,7 @@
 //!
 //! | field type | HBase type | bytes (ascending) |
 //! |---|---|---|
-//! | `None` | null | `05` |
+//! | `None` | null | `05`; descending, `fa`, but `fa ff` for a byte string in the last field (HBase's `OrderedBlob` null) |
 //! | `i8`, `i16`, `i32`, `i64`/`isize` | `OrderedInt8`..`OrderedInt64` | `29`..`2c`, then the big-endian value with its sign bit flipped |
 //! | `u8`, `u16`, `u32` | the next wider signed type | `2a`, `2b`, `2c` and the value |
 //! | `u64`, `usize`, `u128`, `i128`, [`Numeric<T>`](crate::field::Numeric) | `OrderedNumeric` | a header from `07` to `26`, then base-100 digits (see below) |
@@ -261,8 +261,8 @@ impl<'a> HBaseWriter<'a> {
         self.next += 1;
         let start = self.out.len();
         let located = |e: Error| e.in_field(index, name, start);
-        if index + 1 == self.fields { value.write(&mut LastField(self.out)) } else { value.write(self.out) }
-            .map_err(located)?;
+        let last = index + 1 == self.fields;
+        if last { value.write(&mut LastField(self.out)) } else { value.write(self.out) }.map_err(located)?;
         if T::DESCENDING {
             if self.out.as_bytes()[start] == BLOB_COPY {
                 if self.out.as_bytes()[start + 1..].contains(&TERM) {
@@ -277,6 +277,9 @@ impl<'a> HBaseWriter<'a> {
             for b in &mut self.out.as_mut_bytes()[start..] {
                 *b = !*b;
             }
+        } else if last && self.out.as_bytes()[start..] == [NULL, TERM] {
+            // A null byte string's terminator is written only when descending.
+            self.out.truncate(start + 1);
         }
         Ok(self)
     }
@@ -730,6 +733,13 @@ impl Options for HBase {
     fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
         match value {
             Some(v) => write_some(v, out, NULL, "HBase"),
+            // HBase's `OrderedBlob` ends a descending null with the terminator its values
+            // have, where every other type's null is the one byte. The writer drops the `00`
+            // again when the field is ascending, as HBase does.
+            None if T::BYTE_STRING && out.ends_key() => {
+                out.write(&[NULL, TERM]);
+                Ok(())
+            }
             None => {
                 out.write_byte(NULL);
                 Ok(())
@@ -740,6 +750,16 @@ impl Options for HBase {
     fn read_option<'de, T: ReadField<'de, Self>>(input: &mut HBaseReader<'de>) -> Result<Option<T>> {
         if input.peek() == Some(NULL) {
             input.pos += 1;
+            if T::BYTE_STRING && input.flip != 0 && input.is_last() {
+                if input.peek() != Some(TERM) {
+                    return Err(Error::invalid(
+                        "Option of a byte string",
+                        "a descending null in the last field is fa ff for a byte string (HBase's OrderedBlob), \
+                         and the ff is missing",
+                    ));
+                }
+                input.pos += 1;
+            }
             return Ok(None);
         }
         T::read(input).map(Some)
