@@ -20,9 +20,12 @@
 //! | `Nanos<T>` | `OrderedNumeric` | nanoseconds from 1970 |
 //! | UUID, ULID, addresses, `Duration` | byte strings | their bytes, as above |
 //!
-//! The numeric encoding is described in [`numeric`]'s table; rowkey writes a
-//! float's shortest decimal digits, which are Java's `Double.toString` digits (and so HBase's)
-//! on every value the test vectors hold.
+//! The numeric encoding is described in [`numeric`]'s table. A float is written through the
+//! decimal digits Java's `Double.toString` gives it since JDK 19 (HBase encodes those): the
+//! shortest that round to it, the closest of them, ties to an even digit, and at least two.
+//! JDK 18 and older gave other digits for some doubles (`1e23` was `9.999999999999999E22`), so
+//! HBase tables hold both: rowkey reads, besides the current digits, any decimal of at most 18
+//! significant digits that rounds to a finite non-zero double, as that double.
 //!
 //! What HBase itself refuses, so does rowkey: text holding U+0000, and a descending byte
 //! string in the last field that holds `00` (its end is a `00`). Every NaN is written as the
@@ -46,6 +49,7 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 
+mod java_digits;
 pub mod numeric;
 
 use std::borrow::Cow;
@@ -586,14 +590,18 @@ impl Numerics for HBase {
     fn read_decimal_float(input: &mut HBaseReader<'_>) -> Result<f64> {
         let (number, len) = numeric::get(&input.bytes[input.pos..], input.flip)?;
         let value = number.to_f64();
-        // Only the shortest digits of a float read back: any other digits are another encoder's.
         let mut again = Vec::with_capacity(len);
         numeric::put_float(&mut again, value);
-        let read: Vec<u8> = input.bytes[input.pos..input.pos + len].iter().map(|b| b ^ input.flip).collect();
-        if again != read {
+        let read = &input.bytes[input.pos..input.pos + len];
+        let canonical = again.len() == len && again.iter().zip(read).all(|(a, b)| *a == b ^ input.flip);
+        // Java 18 and older wrote other digits for some doubles, at most 18 of them, and HBase
+        // tables hold both: those are read too, as the double they round to.
+        let old_java = value.is_finite() && value != 0.0 && number.decimal_digits() <= numeric::OLD_JAVA_DIGITS;
+        if !(canonical || old_java) {
             return Err(Error::NonCanonical {
                 at: Location::default(),
-                detail: "the number is not the shortest decimal of an f64",
+                detail: "the number is not a double's decimal digits as Java writes them (its shortest, or at most \
+                         18 digits that round to it)",
             });
         }
         input.pos += len;
