@@ -180,6 +180,16 @@ pub trait Sink {
     fn ends_key(&self) -> bool {
         false
     }
+
+    /// Appends `head`, `bytes` and `tail`: a field between a header byte and a terminator.
+    /// A key's sink does it with one capacity check rather than three.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
+        self.write_byte(head);
+        self.write(bytes);
+        self.write_byte(tail);
+    }
 }
 
 impl Sink for Vec<u8> {
@@ -199,6 +209,11 @@ impl Sink for Key {
 
     fn write_byte(&mut self, byte: u8) {
         self.push(byte);
+    }
+
+    #[inline(always)]
+    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
+        self.extend_framed(head, bytes, tail);
     }
 }
 
