@@ -207,6 +207,12 @@ impl Key {
         self.bytes.extend_if_no_nul(bytes)
     }
 
+    /// Appends `head`, `bytes` and `tail`, with one capacity check for the three.
+    #[inline(always)]
+    pub(crate) fn extend_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
+        self.bytes.extend_framed(head, bytes, tail);
+    }
+
     /// Appends bytes.
     ///
     /// ```

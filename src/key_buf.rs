@@ -274,6 +274,27 @@ impl KeyBuf {
         true
     }
 
+    /// Appends `head`, `src` and `tail` with one capacity check: a field between a header
+    /// byte and a terminator (HBase's text).
+    #[inline(always)]
+    pub(crate) fn extend_framed(&mut self, head: u8, src: &[u8], tail: u8) {
+        match self {
+            KeyBuf::Inline { len, bytes } if usize::from(*len) + src.len() + 2 <= INLINE => {
+                let at = usize::from(*len);
+                bytes[at] = head;
+                copy_short(&mut bytes[at + 1..at + 1 + src.len()], src);
+                bytes[at + 1 + src.len()] = tail;
+                // The guard keeps the new length within INLINE, which fits a u8.
+                *len = (at + 2 + src.len()) as u8;
+            }
+            _ => {
+                self.push(head);
+                self.extend_from_slice(src);
+                self.push(tail);
+            }
+        }
+    }
+
     /// Appends `src` when it holds no `00` byte; otherwise writes nothing and returns false.
     #[inline(always)]
     pub(crate) fn extend_if_no_nul(&mut self, src: &[u8]) -> bool {

@@ -38,6 +38,17 @@ fn not_last(line: &str, desc: bool, value: Vec<u8>, want: &[u8]) {
     if desc { check(line, &(Desc(value), 0i8), &want) } else { check(line, &(value, 0i8), &want) }
 }
 
+/// A null byte string as the first of two fields, before the int8 0.
+fn not_last_null(line: &str, desc: bool, want: &[u8]) {
+    let mut want = want.to_vec();
+    want.extend_from_slice(&[0x29, 0x80]);
+    if desc {
+        check(line, &(Desc(None::<Vec<u8>>), 0i8), &want);
+    } else {
+        check(line, &(None::<Vec<u8>>, 0i8), &want);
+    }
+}
+
 fn blob(input: &str) -> Vec<u8> {
     let body = input.strip_prefix("x'").and_then(|s| s.strip_suffix('\'')).unwrap_or_else(|| panic!("blob {input}"));
     hex(body)
@@ -91,14 +102,17 @@ fn every_encode_row() {
             "encodeFloat32" => float(line, desc, number::<f32>(line, input), &want),
             "encodeFloat64" => float(line, desc, number::<f64>(line, input), &want),
             "encodeString" => one(line, desc, text(input), &want),
+            "encodeBlobVar" if input == "null" => not_last_null(line, desc, &want),
             "encodeBlobVar" => not_last(line, desc, blob(input), &want),
+            // The last field's null: a descending one keeps OrderedBlob's terminator (`fa ff`).
+            "encodeBlobCopy" if input == "null" => one(line, desc, None::<Vec<u8>>, &want),
             "encodeBlobCopy" => one(line, desc, blob(input), &want),
             "putVaruint64" => continue, // the numeric encoding's length helper: a unit test in the crate
             other => panic!("{line}: no mapping for method {other}"),
         }
         checked += 1;
     }
-    assert_eq!(checked, 185, "every encode row, both orders");
+    assert_eq!(checked, 189, "every encode row, both orders");
 }
 
 /// Floats compared by their bits, so that NaN and -0.0 are checked exactly.

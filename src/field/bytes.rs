@@ -18,8 +18,10 @@ fn utf8_error(ty: &'static str, err: &std::str::Utf8Error) -> Error {
 // `ByteStrings`. The owned and `Cow` types take what the format gives; the borrowed ones
 // need the field's bytes to be in the key as they are.
 macro_rules! write_via {
-    ($cap:ident :: $method:ident; $($ty:ty => |$v:ident| $arg:expr),* $(,)?) => {$(
-        impl FieldType for $ty {}
+    ($cap:ident :: $method:ident, $bytes:expr; $($ty:ty => |$v:ident| $arg:expr),* $(,)?) => {$(
+        impl FieldType for $ty {
+            const BYTE_STRING: bool = $bytes;
+        }
 
         impl<F: $cap> WriteField<F> for $ty {
             #[inline(always)]
@@ -31,8 +33,8 @@ macro_rules! write_via {
     )*};
 }
 
-write_via!(Strings::write_str; str => |v| v, String => |v| v.as_str(), Cow<'_, str> => |v| v);
-write_via!(ByteStrings::write_bytes; [u8] => |v| v, Vec<u8> => |v| v.as_slice(), Cow<'_, [u8]> => |v| v);
+write_via!(Strings::write_str, false; str => |v| v, String => |v| v.as_str(), Cow<'_, str> => |v| v);
+write_via!(ByteStrings::write_bytes, true; [u8] => |v| v, Vec<u8> => |v| v.as_slice(), Cow<'_, [u8]> => |v| v);
 
 impl FieldType for char {}
 
@@ -42,7 +44,9 @@ impl<F: Strings> WriteField<F> for char {
     }
 }
 
-impl<const N: usize> FieldType for [u8; N] {}
+impl<const N: usize> FieldType for [u8; N] {
+    const BYTE_STRING: bool = true;
+}
 
 impl<F: ByteStrings, const N: usize> WriteField<F> for [u8; N] {
     #[inline(always)]

@@ -45,7 +45,9 @@ pub(crate) fn from_bytes(bytes: [u8; BYTES]) -> Result<Duration> {
     Ok(Duration::new(secs, nanos))
 }
 
-impl FieldType for Duration {}
+impl FieldType for Duration {
+    const BYTE_STRING: bool = true;
+}
 
 impl<F: Durations> WriteField<F> for Duration {
     const ALPHABET: Option<Alphabet> = F::DURATION_ALPHABET;

@@ -235,6 +235,7 @@ where
     Self: HashWidth,
 {
     const ENCODING: Encoding = Encoding::ByteArray { len: N };
+    const BYTE_STRING: bool = true;
 }
 
 /// A format that holds [`Hashed`] fields. By default a hash is a byte string of its `N`

@@ -150,6 +150,7 @@ macro_rules! ip_fields {
     ($($ty:ty => $encoding:ident, $alphabet:ident, $write:ident, $read:ident;)*) => {$(
         impl FieldType for $ty {
             const ENCODING: Encoding = Encoding::$encoding;
+            const BYTE_STRING: bool = true;
         }
 
         impl<F: Addrs> WriteField<F> for $ty {

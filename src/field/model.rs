@@ -63,6 +63,24 @@ pub trait FieldType {
     /// Whether the field sorts in descending order ([`Desc`](crate::Desc) sets it); the format
     /// reads it to frame the field.
     const DESCENDING: bool = false;
+
+    /// Whether the value is written as a byte string by a format that has no type of its own
+    /// for it (bytes, byte arrays, UUIDs, ULIDs, addresses, durations, hashes). HBase reads it
+    /// for a `None` of the last field, which it writes apart for byte strings (`fa ff` when
+    /// descending, where any other type's is `fa`). A type of your own that writes through a
+    /// byte string sets it too, so that its `None` is HBase's.
+    ///
+    /// ```
+    /// use rowkey::Desc;
+    /// use rowkey::field::FieldType;
+    /// use rowkey::format::HBase;
+    ///
+    /// assert!(<Vec<u8> as FieldType>::BYTE_STRING && !<String as FieldType>::BYTE_STRING);
+    /// let key = HBase.to_key(&(1i8, Desc(None::<Vec<u8>>)))?;
+    /// assert_eq!(key.as_bytes(), [0x29, 0x81, 0xfa, 0xff]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    const BYTE_STRING: bool = false;
 }
 
 /// A field type that format `F` can write.

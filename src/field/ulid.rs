@@ -83,6 +83,7 @@ mod with_crate {
 
     impl FieldType for Ulid {
         const ENCODING: Encoding = Encoding::Ulid;
+        const BYTE_STRING: bool = true;
     }
 
     impl<F: Uuids> WriteField<F> for Ulid {

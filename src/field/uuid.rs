@@ -100,6 +100,7 @@ mod with_crate {
 
     impl FieldType for Uuid {
         const ENCODING: Encoding = Encoding::Uuid;
+        const BYTE_STRING: bool = true;
     }
 
     impl<F: Uuids> WriteField<F> for Uuid {

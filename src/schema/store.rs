@@ -291,7 +291,9 @@ impl<'de, F: ValueFormat, T: ReadField<'de, F>> ReadField<'de, F> for Backwards<
 /// crates' types.
 struct Id16([u8; 16]);
 
-impl FieldType for Id16 {}
+impl FieldType for Id16 {
+    const BYTE_STRING: bool = true;
+}
 
 impl<F: Uuids> WriteField<F> for Id16 {
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {

@@ -98,6 +98,7 @@ mod report {
         row("rowkey_fdb_from_key", "rowkey", "FdbTuple.from_key (String, Vec<u8>)"),
         row("rowkey_fdb_from_key_borrowed", "rowkey", "FdbTuple.from_key (&str, Cow<[u8]>)"),
         row("rowkey_hbase_encode_into", "rowkey", "HBase.encode_into(&mut Key)"),
+        row("rowkey_hbase_to_key", "rowkey", "HBase.to_key"),
         row("rowkey_hbase_from_key", "rowkey", "HBase.from_key (String)"),
         row("rowkey_hbase_from_key_borrowed", "rowkey", "HBase.from_key (&str, &[u8])"),
     ];

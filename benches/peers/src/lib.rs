@@ -764,6 +764,7 @@ pub fn operations<'a, T: Subject>(inputs: &'a [T], keys: &'a Encoded) -> Vec<(&'
         "rowkey_hbase_encode_into",
         each(inputs, move |v| HBase.encode_into(&v.fields(), black_box(&mut key)).unwrap()),
     ));
+    ops.push(("rowkey_hbase_to_key", each(inputs, |v| drop(black_box(HBase.to_key(&v.fields()).unwrap())))));
     let hb = &keys.hbase;
     ops.push(("rowkey_hbase_from_key", each(hb, |k| drop(black_box(HBase.from_key::<T::Tuple>(k).unwrap())))));
     ops.push((

@@ -70,6 +70,7 @@ pub fn check(group: &str, value: &dyn Fn(&str) -> Option<f64>) -> Vec<Target> {
     }
     memcomparable_targets(group, value, &mut out);
     fdb_targets(value, &mut out);
+    hbase_targets(value, &mut out);
     out
 }
 
@@ -137,6 +138,22 @@ fn fdb_targets(value: &dyn Fn(&str) -> Option<f64>, out: &mut Vec<Target>) {
                 t,
                 1.0,
             ));
+        }
+    }
+}
+
+/// The HBase format's targets: no Rust crate writes its bytes, so it is held to rowkey's
+/// ordered format on the same fields (the tuple encode and decode), operation by operation.
+fn hbase_targets(value: &dyn Fn(&str) -> Option<f64>, out: &mut Vec<Target>) {
+    let pairs = [
+        ("rowkey_hbase_encode_into", "rowkey_tuple_encode_into", "encode_into"),
+        ("rowkey_hbase_to_key", "rowkey_tuple_to_key", "to_key"),
+        ("rowkey_hbase_from_key", "rowkey_tuple_from_key", "owned from_key"),
+        ("rowkey_hbase_from_key_borrowed", "rowkey_tuple_from_key_borrowed", "borrowed from_key"),
+    ];
+    for (ours, ordered, what) in pairs {
+        if let (Some(o), Some(b)) = (value(ours), value(ordered)) {
+            out.push(ratio_target(format!("HBase format {what} ≤ the ordered format's"), o, b, 1.0, "ordered"));
         }
     }
 }

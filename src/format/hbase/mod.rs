@@ -7,7 +7,7 @@
 //!
 //! | field type | HBase type | bytes (ascending) |
 //! |---|---|---|
-//! | `None` | null | `05` |
+//! | `None` | null | `05`; descending, `fa`, but `fa ff` for a byte string in the last field (HBase's `OrderedBlob` null) |
 //! | `i8`, `i16`, `i32`, `i64`/`isize` | `OrderedInt8`..`OrderedInt64` | `29`..`2c`, then the big-endian value with its sign bit flipped |
 //! | `u8`, `u16`, `u32` | the next wider signed type | `2a`, `2b`, `2c` and the value |
 //! | `u64`, `usize`, `u128`, `i128`, [`Numeric<T>`](crate::field::Numeric) | `OrderedNumeric` | a header from `07` to `26`, then base-100 digits (see below) |
@@ -20,9 +20,12 @@
 //! | `Nanos<T>` | `OrderedNumeric` | nanoseconds from 1970 |
 //! | UUID, ULID, addresses, `Duration` | byte strings | their bytes, as above |
 //!
-//! The numeric encoding is described in [`numeric`]'s table; rowkey writes a
-//! float's shortest decimal digits, which are Java's `Double.toString` digits (and so HBase's)
-//! on every value the test vectors hold.
+//! The numeric encoding is described in [`numeric`]'s table. A float is written through the
+//! decimal digits Java's `Double.toString` gives it since JDK 19 (HBase encodes those): the
+//! shortest that round to it, the closest of them, ties to an even digit, and at least two.
+//! JDK 18 and older gave other digits for some doubles (`1e23` was `9.999999999999999E22`), so
+//! HBase tables hold both: rowkey reads, besides the current digits, any decimal of at most 18
+//! significant digits that rounds to a finite non-zero double, as that double.
 //!
 //! What HBase itself refuses, so does rowkey: text holding U+0000, and a descending byte
 //! string in the last field that holds `00` (its end is a `00`). Every NaN is written as the
@@ -46,20 +49,18 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 
+mod java_digits;
 pub mod numeric;
+mod values;
 
 use std::borrow::Cow;
 
 use crate::error::{Error, Location, Result};
-use crate::field::numeric::Numerics;
-use crate::field::option::write_some;
-use crate::field::{
-    Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Sink,
-    Strings, SystemTimes, Uuids, ValueFormat, WriteField,
-};
+use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
 use crate::format::prefix::check_raw_prefix;
 use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
+use crate::key_buf::find_byte;
 
 const NULL: u8 = 0x05;
 const INT8: u8 = 0x29;
@@ -214,6 +215,7 @@ impl<'a> HBaseWriter<'a> {
     /// # Errors
     ///
     /// What the field's writing returns, located at the field.
+    #[inline(always)]
     pub fn field<T: WriteField<HBase> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
         self.write(None, value)
     }
@@ -223,6 +225,7 @@ impl<'a> HBaseWriter<'a> {
     /// # Errors
     ///
     /// As [`field`](Self::field).
+    #[inline(always)]
     pub fn named_field<T: WriteField<HBase> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
         self.write(Some(name), value)
     }
@@ -256,29 +259,42 @@ impl<'a> HBaseWriter<'a> {
         self
     }
 
+    #[inline(always)]
     fn write<T: WriteField<HBase> + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
         let index = self.next;
         self.next += 1;
         let start = self.out.len();
-        let located = |e: Error| e.in_field(index, name, start);
-        if index + 1 == self.fields { value.write(&mut LastField(self.out)) } else { value.write(self.out) }
-            .map_err(located)?;
+        let last = index + 1 == self.fields;
+        let written = if last { value.write(&mut LastField(self.out)) } else { value.write(self.out) };
+        if let Err(e) = written {
+            return Err(e.in_field(index, name, start));
+        }
         if T::DESCENDING {
-            if self.out.as_bytes()[start] == BLOB_COPY {
-                if self.out.as_bytes()[start + 1..].contains(&TERM) {
-                    return Err(located(Error::unencodable(
-                        "byte string",
-                        "a descending byte string in the last field ends at a 00 byte, so it cannot hold one \
-                         (HBase refuses it too); make the field ascending, or not the last",
-                    )));
-                }
-                self.out.push(TERM);
-            }
-            for b in &mut self.out.as_mut_bytes()[start..] {
-                *b = !*b;
-            }
+            self.descend(start).map_err(|e| e.in_field(index, name, start))?;
+        } else if last && self.out.len() == start + 2 && self.out.as_bytes()[start..] == [NULL, TERM] {
+            // A null byte string's terminator is written only when descending.
+            self.out.truncate(start + 1);
         }
         Ok(self)
+    }
+
+    /// Makes the field written from `start` descending: its bytes inverted, and a last byte
+    /// string's (`OrderedBlob`) end marked with a `00` (inverted too).
+    fn descend(&mut self, start: usize) -> Result<()> {
+        if self.out.as_bytes()[start] == BLOB_COPY {
+            if find_byte(&self.out.as_bytes()[start + 1..], TERM).is_some() {
+                return Err(Error::unencodable(
+                    "byte string",
+                    "a descending byte string in the last field ends at a 00 byte, so it cannot hold one \
+                     (HBase refuses it too); make the field ascending, or not the last",
+                ));
+            }
+            self.out.push(TERM);
+        }
+        for b in &mut self.out.as_mut_bytes()[start..] {
+            *b = !*b;
+        }
+        Ok(())
     }
 }
 
@@ -286,12 +302,19 @@ impl<'a> HBaseWriter<'a> {
 struct LastField<'a>(&'a mut Key);
 
 impl Sink for LastField<'_> {
+    #[inline(always)]
     fn write(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
 
+    #[inline(always)]
     fn write_byte(&mut self, byte: u8) {
         self.0.push(byte);
+    }
+
+    #[inline(always)]
+    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
+        self.0.extend_framed(head, bytes, tail);
     }
 
     fn ends_key(&self) -> bool {
@@ -314,11 +337,13 @@ pub struct HBaseReader<'de> {
 impl<'de> HBaseReader<'de> {
     /// A reader of a key of `fields` fields (the last is framed apart), for reading a key by
     /// its schema, whose field count is known only at run time.
+    #[inline]
     pub(crate) fn new(bytes: &'de [u8], fields: usize) -> Self {
         HBaseReader { bytes, pos: 0, fields, next: 0, flip: 0 }
     }
 
     /// Refuses bytes after the last field, as [`HBase::from_key`] does.
+    #[inline]
     pub(crate) fn finish(&self) -> Result<()> {
         if self.pos != self.bytes.len() {
             return Err(Error::TrailingBytes { offset: self.pos, len: self.bytes.len() - self.pos });
@@ -331,6 +356,7 @@ impl<'de> HBaseReader<'de> {
     /// # Errors
     ///
     /// [`Error::InvalidField`] and the other field errors, located at the field.
+    #[inline(always)]
     pub fn field<T: ReadField<'de, HBase>>(&mut self) -> Result<T> {
         self.read(None)
     }
@@ -340,6 +366,7 @@ impl<'de> HBaseReader<'de> {
     /// # Errors
     ///
     /// As [`field`](Self::field).
+    #[inline(always)]
     pub fn named_field<T: ReadField<'de, HBase>>(&mut self, name: &'static str) -> Result<T> {
         self.read(Some(name))
     }
@@ -387,37 +414,51 @@ impl<'de> HBaseReader<'de> {
         self.next
     }
 
+    #[inline(always)]
     fn read<T: ReadField<'de, HBase>>(&mut self, name: Option<&'static str>) -> Result<T> {
         let index = self.next;
         self.next += 1;
         let start = self.pos;
-        self.flip = if T::DESCENDING { 0xff } else { 0 };
-        let value = T::read(self).map_err(|e| e.in_field(index, name, start));
-        self.flip = 0;
-        value
+        if T::DESCENDING {
+            self.flip = 0xff;
+        }
+        let value = T::read(self);
+        if T::DESCENDING {
+            self.flip = 0;
+        }
+        value.map_err(|e| e.in_field(index, name, start))
     }
 
+    #[inline(always)]
     fn is_last(&self) -> bool {
         self.next == self.fields
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).map(|b| b ^ self.flip)
     }
 
     /// The header byte, which must be `want`.
+    #[inline(always)]
     fn header(&mut self, want: u8, ty: &'static str, what: &'static str) -> Result<()> {
+        if self.peek() == Some(want) {
+            self.pos += 1;
+            return Ok(());
+        }
+        Err(self.wrong_header(want, ty, what))
+    }
+
+    #[cold]
+    fn wrong_header(&self, want: u8, ty: &'static str, what: &'static str) -> Error {
         match self.peek() {
-            Some(h) if h == want => {
-                self.pos += 1;
-                Ok(())
-            }
-            Some(h) => Err(Error::invalid(ty, format!("the field starts with {h:02x}, not {want:02x} ({what})"))),
-            None => Err(Error::Truncated { at: Location::at(self.pos), detail: "the key ends before this field" }),
+            Some(h) => Error::invalid(ty, format!("the field starts with {h:02x}, not {want:02x} ({what})")),
+            None => Error::Truncated { at: Location::at(self.pos), detail: "the key ends before this field" },
         }
     }
 
     /// `n` bytes as they are in the ascending form.
+    #[inline(always)]
     fn take<const N: usize>(&mut self, ty: &'static str) -> Result<[u8; N]> {
         let Some(bytes) = self.bytes.get(self.pos..self.pos + N) else {
             return Err(Error::invalid(ty, format!("the field needs {N} bytes after its header")));
@@ -431,342 +472,21 @@ impl<'de> HBaseReader<'de> {
     }
 
     /// The bytes up to the next `00` (in the ascending form), and the `00` consumed.
+    #[inline(always)]
     fn until_term(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         let rest = &self.bytes[self.pos..];
-        let Some(end) = rest.iter().position(|&b| b ^ self.flip == TERM) else {
+        let Some(end) = find_byte(rest, TERM ^ self.flip) else {
             return Err(Error::invalid(ty, "the field has no 00 at its end"));
         };
         self.pos += end + 1;
         Ok(self.ascending(&rest[..end]))
     }
 
+    #[inline(always)]
     fn ascending(&self, bytes: &'de [u8]) -> Cow<'de, [u8]> {
         if self.flip == 0 { Cow::Borrowed(bytes) } else { Cow::Owned(bytes.iter().map(|b| !b).collect()) }
     }
 }
-
-/// The bytes an `OrderedBlobVar` body holds (everything after its header): 7 bits a byte, the
-/// high bit set on every byte but the last; the padding bits of the last byte are zero.
-fn blob_var_bytes(body: &[u8]) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(body.len() * 7 / 8);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, &b) in body.iter().enumerate() {
-        let last = i + 1 == body.len();
-        if (b & 0x80 == 0) != last {
-            return Err(Error::invalid("byte string", "its 7-bit groups do not end at its last byte"));
-        }
-        acc = acc << 7 | u32::from(b & 0x7f);
-        bits += 7;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    if acc != 0 {
-        return Err(Error::invalid("byte string", "the padding bits of its last byte are not zero"));
-    }
-    Ok(out)
-}
-
-fn put_blob_var<S: Sink>(value: &[u8], out: &mut S) {
-    out.write_byte(BLOB_VAR);
-    if value.is_empty() {
-        out.write_byte(TERM);
-        return;
-    }
-    let groups = (value.len() * 8).div_ceil(7);
-    let (mut acc, mut bits, mut written) = (0u32, 0u32, 0);
-    let mut emit = |out: &mut S, group: u32| {
-        written += 1;
-        let more = if written < groups { 0x80 } else { 0 };
-        out.write_byte(group as u8 | more);
-    };
-    for &b in value {
-        acc = acc << 8 | u32::from(b);
-        bits += 8;
-        while bits >= 7 {
-            bits -= 7;
-            emit(out, acc >> bits & 0x7f);
-        }
-        acc &= (1 << bits) - 1;
-    }
-    if bits > 0 {
-        emit(out, acc << (7 - bits) & 0x7f);
-    }
-}
-
-macro_rules! fixed_ints {
-    ($($ty:ty => $header:expr, $wide:ty);* $(;)?) => {$(
-        impl Ints<$ty> for HBase {
-            fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
-                let wide = <$wide>::try_from(value).map_err(|_| Error::unencodable(stringify!($ty), "it is wider than 64 bits"))?;
-                out.write_byte($header);
-                out.write(&(wide.cast_unsigned() ^ (1 << (<$wide>::BITS - 1))).to_be_bytes());
-                Ok(())
-            }
-
-            fn read_int(input: &mut HBaseReader<'_>) -> Result<$ty> {
-                input.header($header, stringify!($ty), concat!("a fixed-width ", stringify!($wide)))?;
-                let bytes = input.take(stringify!($ty))?;
-                let wide = (<$wide>::from_be_bytes(bytes).cast_unsigned() ^ (1 << (<$wide>::BITS - 1))).cast_signed();
-                <$ty>::try_from(wide).map_err(|_| Error::out_of_range(i128::from(wide), stringify!($ty)))
-            }
-        }
-    )*};
-}
-
-fixed_ints! {
-    i8 => INT8, i8;
-    i16 => INT16, i16;
-    i32 => INT32, i32;
-    i64 => INT64, i64;
-    isize => INT64, i64;
-    u8 => INT16, i16;
-    u16 => INT32, i32;
-    u32 => INT64, i64;
-}
-
-macro_rules! numeric_ints {
-    ($($ty:ty),*) => {$(
-        impl Ints<$ty> for HBase {
-            fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
-                #[allow(unused_comparisons)]
-                let negative = value < 0;
-                #[allow(clippy::cast_sign_loss, clippy::cast_possible_wrap)]
-                let magnitude = if negative { (value as i128).unsigned_abs() } else { value as u128 };
-                HBase::write_decimal_int(negative, magnitude, out)
-            }
-
-            fn read_int(input: &mut HBaseReader<'_>) -> Result<$ty> {
-                let (negative, magnitude) = HBase::read_decimal_int(input, stringify!($ty))?;
-                let value = if negative {
-                    0i128.checked_sub_unsigned(magnitude).and_then(|v| <$ty>::try_from(v).ok())
-                } else {
-                    <$ty>::try_from(magnitude).ok()
-                };
-                value.ok_or_else(|| {
-                    let shown = i128::try_from(magnitude).map_or(i128::MAX, |m| if negative { -m } else { m });
-                    Error::out_of_range(shown, stringify!($ty))
-                })
-            }
-        }
-    )*};
-}
-
-numeric_ints!(u64, usize, u128, i128);
-
-impl Numerics for HBase {
-    fn write_decimal_int<S: Sink>(negative: bool, magnitude: u128, out: &mut S) -> Result<()> {
-        let mut bytes = Vec::with_capacity(24);
-        numeric::put_int(&mut bytes, negative, magnitude);
-        out.write(&bytes);
-        Ok(())
-    }
-
-    fn write_decimal_float<S: Sink>(value: f64, out: &mut S) -> Result<()> {
-        let mut bytes = Vec::with_capacity(24);
-        numeric::put_float(&mut bytes, value);
-        out.write(&bytes);
-        Ok(())
-    }
-
-    fn read_decimal_int(input: &mut HBaseReader<'_>, ty: &'static str) -> Result<(bool, u128)> {
-        let (number, len) = numeric::get(&input.bytes[input.pos..], input.flip)?;
-        let int = number.to_int().ok_or_else(|| {
-            Error::invalid(ty, "the number is not an integer of at most 128 bits (a fraction, infinity or NaN)")
-        })?;
-        input.pos += len;
-        Ok(int)
-    }
-
-    fn read_decimal_float(input: &mut HBaseReader<'_>) -> Result<f64> {
-        let (number, len) = numeric::get(&input.bytes[input.pos..], input.flip)?;
-        let value = number.to_f64();
-        // Only the shortest digits of a float read back: any other digits are another encoder's.
-        let mut again = Vec::with_capacity(len);
-        numeric::put_float(&mut again, value);
-        let read: Vec<u8> = input.bytes[input.pos..input.pos + len].iter().map(|b| b ^ input.flip).collect();
-        if again != read {
-            return Err(Error::NonCanonical {
-                at: Location::default(),
-                detail: "the number is not the shortest decimal of an f64",
-            });
-        }
-        input.pos += len;
-        Ok(value)
-    }
-}
-
-macro_rules! floats {
-    ($($ty:ty => $header:expr, $bits:ty, $nan:expr);*) => {$(
-        impl Floats<$ty> for HBase {
-            fn write_float<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
-                let bits = if value.is_nan() { $nan } else { value.to_bits() };
-                let sign = 1 << (<$bits>::BITS - 1);
-                let ordered = if bits & sign != 0 { !bits } else { bits | sign };
-                out.write_byte($header);
-                out.write(&ordered.to_be_bytes());
-                Ok(())
-            }
-
-            fn read_float(input: &mut HBaseReader<'_>) -> Result<$ty> {
-                input.header($header, stringify!($ty), concat!("a fixed-width ", stringify!($ty)))?;
-                let ordered = <$bits>::from_be_bytes(input.take(stringify!($ty))?);
-                let sign = 1 << (<$bits>::BITS - 1);
-                let bits = if ordered & sign != 0 { ordered ^ sign } else { !ordered };
-                let value = <$ty>::from_bits(bits);
-                if value.is_nan() && bits != $nan {
-                    return Err(Error::NonCanonical {
-                        at: Location::default(),
-                        detail: "a NaN other than the one NaN Java writes",
-                    });
-                }
-                Ok(value)
-            }
-        }
-    )*};
-}
-
-floats!(f32 => FLOAT32, u32, 0x7fc0_0000; f64 => FLOAT64, u64, 0x7ff8_0000_0000_0000);
-
-// A bool is HBase's Int8 0 or 1: HBase has no bool of its own.
-impl Bools for HBase {
-    fn write_bool<S: Sink>(value: bool, out: &mut S) -> Result<()> {
-        <HBase as Ints<i8>>::write_int(i8::from(value), out)
-    }
-
-    fn read_bool(input: &mut HBaseReader<'_>) -> Result<bool> {
-        match <HBase as Ints<i8>>::read_int(input)? {
-            0 => Ok(false),
-            1 => Ok(true),
-            other => Err(Error::out_of_range(i128::from(other), "bool")),
-        }
-    }
-}
-
-impl Strings for HBase {
-    fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()> {
-        if value.as_bytes().contains(&TERM) {
-            return Err(Error::unencodable(
-                "text",
-                "HBase's OrderedString ends at a 00 byte, so it cannot hold U+0000; store the text as bytes",
-            ));
-        }
-        out.write_byte(TEXT);
-        out.write(value.as_bytes());
-        out.write_byte(TERM);
-        Ok(())
-    }
-
-    fn write_char<S: Sink>(value: char, out: &mut S) -> Result<()> {
-        Self::write_str(value.encode_utf8(&mut [0; 4]), out)
-    }
-
-    fn read_str<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, str>> {
-        input.header(TEXT, ty, "text")?;
-        let text = match input.until_term(ty)? {
-            Cow::Borrowed(b) => std::str::from_utf8(b).map(Cow::Borrowed),
-            Cow::Owned(v) => String::from_utf8(v).map(Cow::Owned).map_err(|e| e.utf8_error()),
-        };
-        text.map_err(|e| Error::invalid(ty, format!("invalid UTF-8 at byte {} of the text", e.valid_up_to())))
-    }
-
-    fn read_char(input: &mut HBaseReader<'_>) -> Result<char> {
-        let text = Self::read_str(input, "char")?;
-        let mut chars = text.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Ok(c),
-            _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", text.chars().count()))),
-        }
-    }
-}
-
-impl ByteStrings for HBase {
-    fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
-        if out.ends_key() {
-            // The last field of a key holds its bytes as they are (HBase's `OrderedBlob`).
-            out.write_byte(BLOB_COPY);
-            out.write(value);
-        } else {
-            put_blob_var(value, out);
-        }
-        Ok(())
-    }
-
-    fn read_bytes<'r, 'de: 'r>(input: Self::Input<'r, 'de>, ty: &'static str) -> Result<Cow<'de, [u8]>> {
-        if input.is_last() {
-            input.header(BLOB_COPY, ty, "the last field's bytes, HBase's OrderedBlob")?;
-            if input.flip == 0 {
-                let rest = &input.bytes[input.pos..];
-                input.pos = input.bytes.len();
-                return Ok(Cow::Borrowed(rest));
-            }
-            return input.until_term(ty);
-        }
-        input.header(BLOB_VAR, ty, "a byte string that is not the last field, HBase's OrderedBlobVar")?;
-        let rest = &input.bytes[input.pos..];
-        let Some(end) = rest.iter().position(|&b| (b ^ input.flip) & 0x80 == 0) else {
-            return Err(Error::invalid(ty, "the byte string's 7-bit groups run to the end of the key"));
-        };
-        let body: Vec<u8> = rest[..=end].iter().map(|b| b ^ input.flip).collect();
-        input.pos += end + 1;
-        if body == [TERM] {
-            return Ok(Cow::Owned(Vec::new()));
-        }
-        let bytes = blob_var_bytes(&body).map_err(|_| Error::invalid(ty, "its 7-bit groups are malformed"))?;
-        // One value, one encoding: the group count must be the one the bytes need.
-        if bytes.is_empty() || (bytes.len() * 8).div_ceil(7) != body.len() {
-            return Err(Error::NonCanonical {
-                at: Location::default(),
-                detail: "the byte string has extra 7-bit groups",
-            });
-        }
-        Ok(Cow::Owned(bytes))
-    }
-}
-
-impl Options for HBase {
-    fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
-        match value {
-            Some(v) => write_some(v, out, NULL, "HBase"),
-            None => {
-                out.write_byte(NULL);
-                Ok(())
-            }
-        }
-    }
-
-    fn read_option<'de, T: ReadField<'de, Self>>(input: &mut HBaseReader<'de>) -> Result<Option<T>> {
-        if input.peek() == Some(NULL) {
-            input.pos += 1;
-            return Ok(None);
-        }
-        T::read(input).map(Some)
-    }
-}
-
-// A descending field is its ascending bytes inverted: the writer and reader do it.
-impl Descending for HBase {}
-
-// UUIDs, ULIDs, addresses and durations are byte strings; instants and dates int64s.
-impl Uuids for HBase {
-    fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
-        Self::write_bytes(value, out)
-    }
-
-    fn read_id(input: &mut HBaseReader<'_>, ty: &'static str) -> Result<[u8; 16]> {
-        Self::read_array(input, ty)
-    }
-}
-
-impl Instants for HBase {}
-impl SystemTimes for HBase {}
-impl Durations for HBase {}
-#[cfg(feature = "hashed")]
-impl crate::field::Digests for HBase {}
-impl crate::field::ReversedInts for HBase {}
-impl Addrs for HBase {}
 
 impl<'de> HBaseKey<'de> for () {
     const FIELDS: usize = 0;
@@ -804,29 +524,3 @@ for_each_tuple!(hbase_tuples);
 
 // A FieldType bound the macros above rely on, checked once.
 const _: () = assert!(!<i64 as FieldType>::DESCENDING);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn blob_var_round_trips_every_length() {
-        for len in 0..20usize {
-            let value: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
-            let mut out = Vec::new();
-            put_blob_var(&value, &mut out);
-            assert_eq!(out.len(), 1 + if len == 0 { 1 } else { (len * 8).div_ceil(7) }, "{len}");
-            if len > 0 {
-                assert_eq!(blob_var_bytes(&out[1..]).unwrap(), value, "{len}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_last_byte_string_is_copied_and_others_are_grouped() {
-        let key = HBase.to_key(&(vec![0x66u8, 0x6f, 0x6f], vec![0x66u8, 0x6f, 0x6f])).unwrap();
-        assert_eq!(key.as_bytes(), [0x37, 0xb3, 0x9b, 0xed, 0x70, 0x38, 0x66, 0x6f, 0x6f]);
-        let (a, b): (Vec<u8>, Vec<u8>) = HBase.from_key(key.as_bytes()).unwrap();
-        assert_eq!((a.as_slice(), b.as_slice()), (&b"foo"[..], &b"foo"[..]));
-    }
-}

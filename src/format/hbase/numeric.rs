@@ -34,6 +34,10 @@ const POS_LARGE: u8 = 0x22;
 pub(super) const POS_INF: u8 = 0x23;
 pub(super) const NAN: u8 = 0x26;
 
+/// The most significant digits Java 18 and older write for a double (`Double.toString`
+/// printed `2^57` as all of its 18 digits, `1.44115188075855872E17`).
+pub(super) const OLD_JAVA_DIGITS: usize = 18;
+
 /// Appends SQLite4's variable-length unsigned integer: 1 to 9 bytes, ordered as the values.
 pub(crate) fn put_varuint(out: &mut Vec<u8>, v: u64) {
     match v {
@@ -148,8 +152,8 @@ pub(super) fn put_int(out: &mut Vec<u8>, negative: bool, magnitude: u128) {
     put_finite(out, negative, exponent, &digits);
 }
 
-/// Appends a float, through its shortest decimal form (the digits Java's `Double.toString`
-/// gives, which is what HBase's `BigDecimal.valueOf` reads).
+/// Appends a float, through the decimal digits Java's `Double.toString` gives it since JDK 19
+/// (which HBase's `BigDecimal.valueOf` reads; see [`java_digits`](super::java_digits)).
 pub(super) fn put_float(out: &mut Vec<u8>, value: f64) {
     if value.is_nan() {
         out.push(NAN);
@@ -158,11 +162,7 @@ pub(super) fn put_float(out: &mut Vec<u8>, value: f64) {
     } else if value == 0.0 {
         out.push(ZERO);
     } else {
-        // `{:e}` is the shortest representation that reads back as the same f64: "d.ddde±x".
-        let text = format!("{:e}", value.abs());
-        let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
-        let decimal: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
-        let point = exp.parse::<i64>().unwrap_or(0) + 1;
+        let (decimal, point) = super::java_digits::java_digits(value.abs());
         let (digits, exponent) = centimal(&decimal, point);
         put_finite(out, value < 0.0, exponent, &digits);
     }
@@ -258,6 +258,18 @@ impl Number {
                 Some((*negative, value))
             }
             Number::Nan | Number::Infinite { .. } => None,
+        }
+    }
+
+    /// How many significant decimal digits the number has (0 when it is not finite and non-zero).
+    pub(super) fn decimal_digits(&self) -> usize {
+        match self {
+            Number::Finite { digits, .. } => {
+                let lead = usize::from(digits.first().is_some_and(|&d| d < 10));
+                let trail = usize::from(digits.last().is_some_and(|&d| d % 10 == 0));
+                2 * digits.len() - lead - trail
+            }
+            _ => 0,
         }
     }
 
