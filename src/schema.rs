@@ -47,6 +47,7 @@ mod bigtable;
 pub mod bigtable_import;
 mod decode;
 mod encode;
+mod encode_values;
 mod inspect;
 #[cfg(feature = "schema-json")]
 pub mod json;

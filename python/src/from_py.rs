@@ -267,3 +267,45 @@ fn date_text(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let part = |name: &str| -> PyResult<u32> { obj.getattr(name)?.extract() };
     Ok(Some(format!("{:04}-{:02}-{:02}", part("year")?, part("month")?, part("day")?)))
 }
+
+/// `obj` as the value of `field` for `Schema::encode_values`, for the common native values
+/// whose `Value` is their text's: `None` of an optional field, `str` of a text field, `int`,
+/// `float`, `bool`, `bytes`, `uuid.UUID`. `None` for anything else (text forms, dates,
+/// addresses, `Decimal`...), which goes through `text_of` and `Schema::encode` instead, as do
+/// its errors.
+pub(crate) fn value_of(field: &FieldSchema, obj: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
+    if obj.is_none() {
+        return Ok(field.optional.then_some(Value::Null));
+    }
+    // A store's `i128` and HBase's `numeric` are left to their text, whose parsing depends on
+    // what the crate knows of their types.
+    let ints = matches!(
+        field.encoding,
+        Encoding::Int64 | Encoding::Uint64 | Encoding::BigEndianInt64 | Encoding::Decimal { .. }
+    );
+    if ints {
+        if !is_int(obj) {
+            return Ok(None);
+        }
+        // Most keys' integers fit an i64, whose conversion is PyO3's quickest.
+        if let Ok(n) = obj.extract::<i64>() {
+            return Ok(Some(Value::Int(n.into())));
+        }
+        return Ok(obj.extract::<i128>().ok().map(Value::Int));
+    }
+    Ok(match field.encoding {
+        Encoding::Utf8 => {
+            obj.cast::<PyString>().ok().map(|s| s.to_cow().map(|t| Value::Str(t.into_owned()))).transpose()?
+        }
+        Encoding::Float64 | Encoding::Float32 => obj.cast::<PyFloat>().ok().map(|x| Value::Float(x.value())),
+        Encoding::Bool => obj.cast::<PyBool>().ok().map(|b| Value::Bool(b.is_true())),
+        Encoding::Bytes | Encoding::ByteArray { .. } => {
+            obj.cast::<PyBytes>().ok().map(|b| Value::Bytes(b.as_bytes().to_vec()))
+        }
+        Encoding::Uuid if UUID.holds(obj)? => {
+            let bits: u128 = obj.getattr(pyo3::intern!(obj.py(), "int"))?.extract()?;
+            Some(Value::Uuid(bits.to_be_bytes()))
+        }
+        _ => None,
+    })
+}

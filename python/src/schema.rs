@@ -7,10 +7,10 @@ use pyo3::prelude::*;
 use std::ops::Bound as Limit;
 
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use rowkey::schema::{KeyField, ScanNext, Transform};
+use rowkey::schema::{FieldSchema, KeyField, ScanNext, Transform, Value};
 
 use crate::batch::{in_row, row_dicts};
-use crate::from_py::text_of;
+use crate::from_py::{text_of, value_of};
 use crate::inspection::Inspection;
 use crate::scan::{KeyRanges, bounds};
 use crate::to_py::py_value;
@@ -21,11 +21,92 @@ use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
 pub struct Schema {
     pub(crate) inner: &'static rowkey::schema::Schema,
     key_fields: Vec<KeyField>,
+    /// The fields `encode` takes and `decode` returns, in key order, with their names as
+    /// interned Python strings: looked up in and put into every dict.
+    values: Vec<(&'static FieldSchema, Py<PyString>)>,
+}
+
+/// A row's values for the crate's encoder: native values it takes as they are, or the text
+/// forms of any other.
+enum Row {
+    Values(Vec<Value>),
+    Texts(Vec<(String, String)>),
+}
+
+impl Row {
+    fn encode(&self, schema: &rowkey::schema::Schema) -> rowkey::Result<rowkey::Key> {
+        match self {
+            Row::Values(values) => schema.encode_values(values),
+            Row::Texts(texts) => {
+                let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+                schema.encode(&pairs)
+            }
+        }
+    }
 }
 
 impl Schema {
-    fn new(inner: &'static rowkey::schema::Schema) -> Schema {
-        Schema { inner, key_fields: inner.key_fields() }
+    fn new(py: Python<'_>, inner: &'static rowkey::schema::Schema) -> Schema {
+        let key_fields = inner.key_fields();
+        let values = key_fields
+            .iter()
+            .filter_map(|f| match f {
+                KeyField::Value(field) => Some((*field, PyString::intern(py, field.name).unbind())),
+                _ => None,
+            })
+            .collect();
+        Schema { inner, key_fields, values }
+    }
+
+    /// The row of a dict and keyword arguments: each field's native value where it has one,
+    /// found under its name, and nothing more; otherwise (a text form, a computed prefix or
+    /// bucket given, a name missing or unknown) their text, whose errors name the fault.
+    fn row(
+        &self,
+        py: Python<'_>,
+        values: Option<&Bound<'_, PyDict>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Row> {
+        if let Some(row) = self.native(py, values, kwargs)? {
+            return Ok(Row::Values(row));
+        }
+        let mut texts = match values {
+            Some(values) => self.texts(values)?,
+            None => Vec::new(),
+        };
+        if let Some(kwargs) = kwargs {
+            texts.extend(self.texts(kwargs)?);
+        }
+        Ok(Row::Texts(texts))
+    }
+
+    /// The native values of a row, `None` where one is missing, unknown or not native.
+    fn native(
+        &self,
+        py: Python<'_>,
+        values: Option<&Bound<'_, PyDict>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Option<Vec<Value>>> {
+        let given = values.map_or(0, |d| d.len()) + kwargs.map_or(0, |d| d.len());
+        if given != self.values.len() {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(given);
+        for (field, name) in &self.values {
+            let name = name.bind(py);
+            let obj = match values.map(|d| d.get_item(name)).transpose()?.flatten() {
+                Some(obj) => obj,
+                None => match kwargs.map(|d| d.get_item(name)).transpose()?.flatten() {
+                    Some(obj) => obj,
+                    None => return Ok(None),
+                },
+            };
+            match value_of(field, &obj)? {
+                Some(value) => out.push(value),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(out))
     }
 
     /// The `(name, text)` pairs `Schema::encode` takes, from a dict of Python values.
@@ -53,13 +134,12 @@ impl Schema {
         }
     }
 
-    /// The dict of a decoded key's values, the fields `encode` takes.
-    fn values_of<'py>(py: Python<'py>, inspection: &rowkey::schema::Inspection) -> PyResult<Bound<'py, PyDict>> {
+    /// The dict of a decoded key's values, the fields `encode` takes, under the interned names.
+    fn values_of<'py>(&self, py: Python<'py>, inspection: &rowkey::schema::Inspection) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
-        for field in inspection.fields() {
-            if let KeyField::Value(_) = field.key_field() {
-                out.set_item(field.name(), py_value(py, field.key_field(), field.value())?)?;
-            }
+        let values = inspection.fields().iter().filter(|f| matches!(f.key_field(), KeyField::Value(_)));
+        for (field, (_, name)) in values.zip(&self.values) {
+            out.set_item(name.bind(py), py_value(py, field.key_field(), field.value())?)?;
         }
         Ok(out)
     }
@@ -85,18 +165,18 @@ impl Schema {
     /// every format) or a Bigtable row key schema (a table's `rowKeySchema`, or the table as
     /// `gcloud bigtable tables describe --format=json` prints it), as `rowkey` the command reads.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Schema> {
-        read_schema(text).map(Schema::new).map_err(BadSchemaError::new_err)
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Schema> {
+        read_schema(text).map(|s| Schema::new(py, s)).map_err(BadSchemaError::new_err)
     }
 
     /// The schema in the file at `path` (see `from_json`).
     #[staticmethod]
-    fn load(path: PathBuf) -> PyResult<Schema> {
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Schema> {
         let text = std::fs::read_to_string(&path).map_err(|e| {
             pyo3::exceptions::PyOSError::new_err(format!("cannot read the schema file {}: {e}", path.display()))
         })?;
         read_schema(&text)
-            .map(Schema::new)
+            .map(|s| Schema::new(py, s))
             .map_err(|e| BadSchemaError::new_err(format!("{} is not a schema file: {e}", path.display())))
     }
 
@@ -131,15 +211,7 @@ impl Schema {
         values: Option<&Bound<'py, PyDict>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let mut texts = match values {
-            Some(values) => self.texts(values)?,
-            None => Vec::new(),
-        };
-        if let Some(kwargs) = kwargs {
-            texts.extend(self.texts(kwargs)?);
-        }
-        let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        let key = self.inner.encode(&pairs).map_err(|e| bad_value(&e))?;
+        let key = self.row(py, values, kwargs)?.encode(self.inner).map_err(|e| bad_value(&e))?;
         Ok(PyBytes::new(py, &key))
     }
 
@@ -147,7 +219,7 @@ impl Schema {
     /// computed prefix and bucket): `encode(decode(key)) == key`.
     fn decode<'py>(&self, py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyDict>> {
         let inspection = self.inner.inspect(key).map_err(|e| bad_key(&e))?;
-        Schema::values_of(py, &inspection)
+        self.values_of(py, &inspection)
     }
 
     /// The keys of many rows at once: `rows` a list of dicts, or a dict of columns (equally
@@ -155,19 +227,15 @@ impl Schema {
     /// the GIL released. An error names the row.
     fn encode_many<'py>(&self, py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let dicts = row_dicts(rows)?;
-        let mut texts = Vec::with_capacity(dicts.len());
+        let mut rows = Vec::with_capacity(dicts.len());
         for (i, row) in dicts.iter().enumerate() {
-            texts.push(self.texts(row).map_err(|e| in_row(py, i, e))?);
+            rows.push(self.row(py, Some(row), None).map_err(|e| in_row(py, i, e))?);
         }
         let schema = self.inner;
         let keys = py.detach(|| {
-            texts
-                .iter()
+            rows.iter()
                 .enumerate()
-                .map(|(i, row)| {
-                    let pairs: Vec<(&str, &str)> = row.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-                    schema.encode(&pairs).map_err(|e| (i, e))
-                })
+                .map(|(i, row)| row.encode(schema).map_err(|e| (i, e)))
                 .collect::<Result<Vec<_>, _>>()
         });
         let keys = keys.map_err(|(i, e)| BadValueError::new_err(format!("row {i}: {e}")))?;
@@ -194,8 +262,7 @@ impl Schema {
                 .collect::<Result<Vec<_>, _>>()
         });
         let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
-        let rows =
-            inspections.iter().map(|inspection| Schema::values_of(py, inspection)).collect::<PyResult<Vec<_>>>()?;
+        let rows = inspections.iter().map(|inspection| self.values_of(py, inspection)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, rows)
     }
 

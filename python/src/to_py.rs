@@ -34,7 +34,11 @@ pub(crate) fn py_value<'py>(py: Python<'py>, field: KeyField, value: &Value) -> 
     match value {
         Value::Null => Ok(py.None().into_bound(py)),
         Value::Bool(b) => b.into_bound_py_any(py),
-        Value::Int(n) => n.into_bound_py_any(py),
+        // Most keys' integers fit an i64, whose conversion is one C call; an i128's is several.
+        Value::Int(n) => match i64::try_from(*n) {
+            Ok(n) => n.into_bound_py_any(py),
+            Err(_) => n.into_bound_py_any(py),
+        },
         Value::Float(x) => x.into_bound_py_any(py),
         Value::Str(text) => text.into_bound_py_any(py),
         Value::Bytes(bytes) => Ok(PyBytes::new(py, bytes).into_any()),
@@ -66,9 +70,11 @@ pub(crate) fn py_value<'py>(py: Python<'py>, field: KeyField, value: &Value) -> 
 
 static SAFE_UNKNOWN: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static OBJECT_SETATTR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static OBJECT_NEW: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// A `uuid.UUID` built as `UUID.__init__` leaves it (its two slots set), without the argument
-/// parsing of `__init__`, which is most of the cost of a decoded UUID.
+/// parsing of `__init__`, which is most of the cost of a decoded UUID; `object.__new__` and
+/// the attribute names are looked up once.
 fn uuid_of(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
     let class = UUID.get(py)?;
     let setattr = OBJECT_SETATTR
@@ -81,9 +87,14 @@ fn uuid_of(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
             Ok(py.import("uuid")?.getattr("SafeUUID")?.getattr("unknown")?.unbind())
         })?
         .bind(py);
-    let out = class.call_method1("__new__", (class,))?;
-    setattr.call1((&out, "int", value))?;
-    setattr.call1((&out, "is_safe", unknown))?;
+    let new = OBJECT_NEW
+        .get_or_try_init(py, || -> PyResult<_> {
+            Ok(py.import("builtins")?.getattr("object")?.getattr("__new__")?.unbind())
+        })?
+        .bind(py);
+    let out = new.call1((class,))?;
+    setattr.call1((&out, pyo3::intern!(py, "int"), value))?;
+    setattr.call1((&out, pyo3::intern!(py, "is_safe"), unknown))?;
     Ok(out)
 }
 

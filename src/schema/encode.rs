@@ -16,6 +16,7 @@ use crate::key::Key;
 use crate::key_text::KeyForm;
 use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{Encoded, natural_bytes};
+use crate::schema::encode_values::value_count;
 use crate::schema::redact::{WITHHELD, about_field};
 use crate::schema::store;
 use crate::schema::value::parse_float;
@@ -74,10 +75,10 @@ impl Schema {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode(&self, values: &[(&str, &str)]) -> Result<Key> {
-        self.encode_values(values).map_err(|e| self.redact_error(e))
+        self.encode_texts(values).map_err(|e| self.redact_error(e))
     }
 
-    fn encode_values(&self, values: &[(&str, &str)]) -> Result<Key> {
+    fn encode_texts(&self, values: &[(&str, &str)]) -> Result<Key> {
         let mut given: HashMap<&str, &str> = HashMap::new();
         for &(name, text) in values {
             // A flattened struct's prefix and bucket repeat the names; computed, they are
@@ -95,38 +96,82 @@ impl Schema {
                 format!("`{}` has no field `{name}`; its fields are {}", self.type_name, names.join(", ")),
             ));
         }
-        let mut key = Key::new();
-        match self.format {
-            Format::Ordered => {
-                let mut w = OrderedWriter::new(&mut key);
-                write_ordered(self, &given, &mut w)?;
-                w.finish();
-            }
-            Format::FdbTuple => store::write_key::<FdbTuple>(self, &given, &mut key)?,
-            Format::Memcomparable => store::write_key::<Memcomparable>(self, &given, &mut key)?,
-            Format::HBase => store::write_key::<HBase>(self, &given, &mut key)?,
-            Format::Delimited(delimiter) => {
-                let format = Delimited::new(delimiter)?;
-                let mut fields = Vec::new();
-                text_fields(self, &given, &mut fields)?;
-                let mut w = crate::format::DelimitedWriter::new(&format, &mut key);
-                for (name, text) in &fields {
-                    w.named_field(name, text.as_slice())?;
-                }
-                w.finish();
-            }
-        }
-        if key.len() > self.max_len {
-            return Err(Error::TooLong { len: key.len(), max: self.max_len });
-        }
+        let key = write_key(self, &Given::Text(&given))?;
         // The decoder checks what the text forms cannot: a value of the Rust type's range.
         self.inspect(&key)?;
         Ok(key)
     }
 }
 
+/// The values a key is encoded from: text by field name (`Schema::encode`), or values in key
+/// order (`Schema::encode_values`), the prefix and bucket left out.
+pub(super) enum Given<'g> {
+    Text(&'g HashMap<&'g str, &'g str>),
+    Values(&'g [Value]),
+}
+
+/// The key of the given values in the schema's format, no longer than its maximum; not yet
+/// checked against the Rust types' ranges.
+pub(super) fn write_key(schema: &Schema, given: &Given<'_>) -> Result<Key> {
+    let mut key = Key::new();
+    match schema.format {
+        Format::Ordered => {
+            let mut w = OrderedWriter::new(&mut key);
+            write_ordered(schema, given, &mut w)?;
+            w.finish();
+        }
+        Format::FdbTuple => store::write_key::<FdbTuple>(schema, given, &mut key)?,
+        Format::Memcomparable => store::write_key::<Memcomparable>(schema, given, &mut key)?,
+        Format::HBase => store::write_key::<HBase>(schema, given, &mut key)?,
+        Format::Delimited(delimiter) => {
+            let format = Delimited::new(delimiter)?;
+            let mut fields = Vec::new();
+            text_fields(schema, given, &mut fields)?;
+            let mut w = crate::format::DelimitedWriter::new(&format, &mut key);
+            for (name, text) in &fields {
+                w.named_field(name, text.as_slice())?;
+            }
+            w.finish();
+        }
+    }
+    if key.len() > schema.max_len {
+        return Err(Error::TooLong { len: key.len(), max: schema.max_len });
+    }
+    Ok(key)
+}
+
 /// The values of a schema's own fields (not its flattened ones'), parsed.
-fn values_of(schema: &Schema, given: &HashMap<&str, &str>) -> Result<Vec<Option<Value>>> {
+fn values_of(schema: &Schema, given: &Given<'_>) -> Result<Vec<Option<Value>>> {
+    let given = match given {
+        Given::Text(given) => given,
+        Given::Values(values) => {
+            let mut at = 0;
+            return schema
+                .fields
+                .iter()
+                .map(|field| match field.encoding {
+                    Encoding::Flattened(inner) => {
+                        at += value_count(inner);
+                        Ok(None)
+                    }
+                    _ => {
+                        at += 1;
+                        match values.get(at - 1) {
+                            // Text has no such value: `null` is text to a field that is no `Option`.
+                            Some(Value::Null) if !field.optional => Err(Error::argument(
+                                "field value",
+                                format!(
+                                    "`{}` is not optional ({}): give it a value (null is only an Option's None)",
+                                    field.name, field.rust_type
+                                ),
+                            )),
+                            value => Ok(value.cloned()),
+                        }
+                    }
+                })
+                .collect();
+        }
+    };
     schema
         .fields
         .iter()
@@ -224,32 +269,47 @@ pub(super) enum Part<'v> {
 /// its place); each key format writes them its own way.
 pub(super) fn walk(
     schema: &Schema,
-    given: &HashMap<&str, &str>,
+    given: &Given<'_>,
     outer: bool,
     visit: &mut dyn FnMut(Part<'_>) -> Result<()>,
 ) -> Result<()> {
+    let no_text = HashMap::new();
+    let text = match given {
+        Given::Text(text) => text,
+        Given::Values(_) => &no_text,
+    };
     if outer {
-        check_prefix(schema, given)?;
+        check_prefix(schema, text)?;
     }
     let values = values_of(schema, given)?;
     if let Some(prefix) = schema.prefix {
         visit(Part::Prefix(prefix))?;
     }
-    if let Some(bucket) = bucket_of(schema, &values, given, outer)? {
+    if let Some(bucket) = bucket_of(schema, &values, text, outer)? {
         let salt = schema.salt.map(|s| s.salt()).transpose()?.ok_or_else(|| Error::argument("salt", "no salt"))?;
         visit(Part::Bucket(salt, bucket))?;
     }
+    let mut at = 0;
     for (field, value) in schema.fields.iter().zip(&values) {
         match (field.encoding, value) {
-            (Encoding::Flattened(inner), _) => walk(inner, given, false, visit)?,
-            (_, Some(value)) => visit(Part::Field(field, value)).map_err(|e| about_field(field, e))?,
-            (_, None) => {}
+            (Encoding::Flattened(inner), _) => {
+                match given {
+                    Given::Text(_) => walk(inner, given, false, visit)?,
+                    Given::Values(all) => walk(inner, &Given::Values(&all[at.min(all.len())..]), false, visit)?,
+                }
+                at += value_count(inner);
+            }
+            (_, Some(value)) => {
+                visit(Part::Field(field, value)).map_err(|e| about_field(field, e))?;
+                at += 1;
+            }
+            (_, None) => at += 1,
         }
     }
     Ok(())
 }
 
-fn write_ordered(schema: &Schema, given: &HashMap<&str, &str>, w: &mut OrderedWriter<'_>) -> Result<()> {
+fn write_ordered(schema: &Schema, given: &Given<'_>, w: &mut OrderedWriter<'_>) -> Result<()> {
     walk(schema, given, true, &mut |part| {
         match part {
             Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix)?,
@@ -267,7 +327,7 @@ fn write_ordered(schema: &Schema, given: &HashMap<&str, &str>, w: &mut OrderedWr
     })
 }
 
-fn text_fields(schema: &Schema, given: &HashMap<&str, &str>, out: &mut Vec<(&'static str, Vec<u8>)>) -> Result<()> {
+fn text_fields(schema: &Schema, given: &Given<'_>, out: &mut Vec<(&'static str, Vec<u8>)>) -> Result<()> {
     walk(schema, given, true, &mut |part| {
         match part {
             Part::Prefix(prefix) => out.push((Schema::PREFIX_FIELD, prefix.as_bytes().to_vec())),

@@ -7,7 +7,6 @@
 //! schema's encoding and Rust type name, through the format's own reader and writer: what
 //! the schema reads is then what `from_key` reads, and fails where it fails.
 
-use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::ops::Bound;
@@ -26,7 +25,7 @@ use crate::schema::decode::{
     array, big_endian, days_value, inconsistent, inner_type, micros_value, nanos_value, primitive_int, reversed,
     untransform,
 };
-use crate::schema::encode::{Part, out_of_range, stored, walk};
+use crate::schema::encode::{Given, Part, out_of_range, stored, walk};
 use crate::schema::inspect::{FoundBucket, InspectedField, Reading, bucket_value};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, TimeSpec, Transform, Value};
 
@@ -619,7 +618,7 @@ pub(super) fn unsalted<'k, F: StoreSchema>(schema: &Schema, salt: &Salt, key: &'
 }
 
 /// [`Schema::encode`] of a store-format key, from the given values' text.
-pub(super) fn write_key<F: StoreSchema>(schema: &Schema, given: &HashMap<&str, &str>, out: &mut Key) -> Result<()> {
+pub(super) fn write_key<F: StoreSchema>(schema: &Schema, given: &Given<'_>, out: &mut Key) -> Result<()> {
     let mut w = KeyWriter::<F> { out, index: 0, fields: field_count(schema), format: PhantomData };
     walk(schema, given, true, &mut |part| match part {
         Part::Prefix(prefix) => {
