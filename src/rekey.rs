@@ -198,7 +198,7 @@ pub struct RekeyBuilder {
 
 impl Rekey {
     /// A re-keying between two designs given by their schemas (a derived type's `SCHEMA`, or
-    /// [`Schema::from_json`](crate::schema::Schema::from_json) of a schema file).
+    /// `Schema::from_json` (feature `schema-json`) of a schema file).
     ///
     /// ```
     /// use rowkey::RowKey;
@@ -427,7 +427,7 @@ impl RekeyBuilder {
     /// Lets the old field `field` go because the fields the new key keeps decide its value (a
     /// device's type, given its id): then no two old keys become one, and no rows merge.
     /// rowkey cannot see that from the schemas, so it is your word; a
-    /// [verify](crate::bigtable::migrate::Migration::verify) of the copy reports the rows of
+    /// verify (`bigtable::migrate::Migration::verify`, feature `bigtable`) of the copy reports the rows of
     /// any two old keys that met as differing.
     ///
     /// ```

@@ -25,7 +25,7 @@
 //! | chrono, time and jiff dates (features) | days since the epoch as orderedcode int64 ([`CalendarDate`]) |
 //! | [`Nanos<T>`] of an instant | nanoseconds since the epoch as an `i128` |
 //! | `uuid::Uuid`, `ulid::Ulid` (features) | the 16 bytes |
-//! | [`Hashed<N>`](crate::field::Hashed) (feature `hashed`) | the `N` bytes of a keyed hash of the value |
+//! | `Hashed<N>` (feature `hashed`) | the `N` bytes of a keyed hash of the value |
 //! | `Option<T>` | `None` is empty; `Some` is `T`'s bytes, plus `00` when those are empty or all `00` |
 //! | [`Desc<T>`](crate::Desc) | `T`'s bytes in a descending field |
 //! | [`BigEndian<T>`](crate::BigEndian) | 8 bytes, big-endian |
