@@ -5,7 +5,7 @@ import decimal
 import ipaddress
 import os
 import uuid
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 Value = Union[
     None, bool, int, float, str, bytes, bytearray, datetime.datetime, datetime.date, uuid.UUID,
@@ -70,9 +70,15 @@ class Schema:
     def load(path: Union[str, "os.PathLike[str]"]) -> Schema: ...
     def encode(self, values: Optional[Mapping[str, Value]] = None, /, **kwargs: Value) -> bytes: ...
     def decode(self, key: bytes) -> Dict[str, Decoded]: ...
+    @overload
+    def encode_many(self, rows: "Union[pyarrow.RecordBatch, pyarrow.Table]") -> "pyarrow.BinaryArray": ...  # noqa: F821
+    @overload
     def encode_many(
         self, rows: Union[Iterable[Mapping[str, Value]], Mapping[str, Sequence[Value]]]
     ) -> List[bytes]: ...
+    @overload
+    def decode_many(self, keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.RecordBatch": ...  # noqa: F821
+    @overload
     def decode_many(self, keys: Iterable[bytes]) -> List[Dict[str, Decoded]]: ...
     def scan(
         self, *, next: Optional[Tuple[str, Union[slice, range]]] = None, **fixed: Value
@@ -94,5 +100,8 @@ class Rekey:
         merge_rows: bool = False,
     ) -> None: ...
     def rekey(self, old_key: bytes) -> bytes: ...
+    @overload
+    def rekey_many(self, old_keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.BinaryArray": ...  # noqa: F821
+    @overload
     def rekey_many(self, old_keys: Iterable[bytes]) -> List[bytes]: ...
     def inverse(self) -> Optional[Rekey]: ...

@@ -6,6 +6,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod arrow;
 mod batch;
 mod from_py;
 mod inspection;
