@@ -60,6 +60,14 @@ class KeyRanges(Sequence[Tuple[bytes, Optional[bytes]]]):
     def to_list(self) -> List[Tuple[bytes, Optional[bytes]]]: ...
     def to_row_set(self) -> "google.cloud.bigtable.row_set.RowSet": ...  # type: ignore[name-defined]  # noqa: F821
 
+class StartsWith:
+    """`scan(next=(field, StartsWith(text)))`: the text values that start with `text`."""
+    def __init__(self, text: str) -> None: ...
+
+class HostAndSubdomains:
+    """`scan(next=(field, HostAndSubdomains(host)))`: a `reverse_domain` host and its sub-domains."""
+    def __init__(self, host: str) -> None: ...
+
 class Schema:
     type_name: str
     format: str
@@ -81,7 +89,8 @@ class Schema:
     @overload
     def decode_many(self, keys: Iterable[bytes]) -> List[Dict[str, Decoded]]: ...
     def scan(
-        self, *, next: Optional[Tuple[str, Union[slice, range]]] = None, **fixed: Value
+        self, *, next: Optional[Tuple[str, Union[slice, range, StartsWith, HostAndSubdomains]]] = None,
+        **fixed: Value
     ) -> KeyRanges: ...
     def inspect(self, key: bytes) -> Inspection: ...
     def to_json(self) -> str: ...

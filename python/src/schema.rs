@@ -13,7 +13,7 @@ use crate::arrow::{Column, is_arrow, rows_of};
 use crate::batch::{Keys, Row, in_row, keys_out, row_dicts};
 use crate::from_py::{text_of, value_of};
 use crate::inspection::Inspection;
-use crate::scan::{KeyRanges, bounds};
+use crate::scan::{HostAndSubdomains, KeyRanges, StartsWith, bounds};
 use crate::to_py::py_value;
 use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
 
@@ -153,6 +153,13 @@ impl Schema {
     }
 }
 
+/// `scan`'s `next`, its texts owned.
+enum Next {
+    Range(Option<String>, Option<String>),
+    StartsWith(String),
+    Host(String),
+}
+
 /// rowkey's own schema file or Bigtable's row key schema, told apart as the command does.
 fn read_schema(text: &str) -> Result<&'static rowkey::schema::Schema, String> {
     let json: serde_json::Value = serde_json::from_str(text)
@@ -283,7 +290,10 @@ impl Schema {
     /// The key ranges of a query: the leading fields fixed to values (keyword arguments), and
     /// optionally the next field within bounds, `next=(name, slice(start, stop))` or
     /// `next=(name, range(start, stop))`: start included, stop excluded, `None` for no bound,
-    /// in the field's value order (a `desc` or reversed field's ranges are turned round). A
+    /// in the field's value order (a `desc` or reversed field's ranges are turned round);
+    /// `next=(name, rowkey.StartsWith(text))` for the text values that start with `text`, and
+    /// `next=(name, rowkey.HostAndSubdomains(host))` for a `reverse_domain` host and its
+    /// sub-domains. A
     /// salted key's bucket is computed when its source fields are fixed; otherwise there is a
     /// range in every bucket.
     #[pyo3(signature = (*, next = None, **fixed))]
@@ -296,19 +306,34 @@ impl Schema {
             None => None,
             Some(next) => {
                 let (name, values): (String, Bound<'_, PyAny>) = next.extract().map_err(|_| {
-                    BadValueError::new_err("next is (field, slice(start, stop)) or (field, range(start, stop))")
+                    BadValueError::new_err(
+                        "next is (field, slice(start, stop)), (field, range(start, stop)), (field, \
+                         rowkey.StartsWith(text)) or (field, rowkey.HostAndSubdomains(host))",
+                    )
                 })?;
-                let [lo, hi] = bounds(&values)?;
-                let lo = lo.map(|v| self.text(&name, &v)).transpose()?;
-                let hi = hi.map(|v| self.text(&name, &v)).transpose()?;
-                Some((name, lo, hi))
+                Some(if let Ok(prefix) = values.cast::<StartsWith>() {
+                    (name, Next::StartsWith(prefix.get().text.clone()))
+                } else if let Ok(host) = values.cast::<HostAndSubdomains>() {
+                    (name, Next::Host(host.get().host.clone()))
+                } else {
+                    let [lo, hi] = bounds(&values)?;
+                    let lo = lo.map(|v| self.text(&name, &v)).transpose()?;
+                    let hi = hi.map(|v| self.text(&name, &v)).transpose()?;
+                    (name, Next::Range(lo, hi))
+                })
             }
         };
         let pairs: Vec<(&str, &str)> = fixed.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        let next = next.as_ref().map(|(name, lo, hi)| {
-            let lo = lo.as_deref().map_or(Limit::Unbounded, Limit::Included);
-            let hi = hi.as_deref().map_or(Limit::Unbounded, Limit::Excluded);
-            (name.as_str(), ScanNext::Range(lo, hi))
+        let next = next.as_ref().map(|(name, next)| {
+            let next = match next {
+                Next::Range(lo, hi) => ScanNext::Range(
+                    lo.as_deref().map_or(Limit::Unbounded, Limit::Included),
+                    hi.as_deref().map_or(Limit::Unbounded, Limit::Excluded),
+                ),
+                Next::StartsWith(text) => ScanNext::StartsWith(text),
+                Next::Host(host) => ScanNext::HostAndSubdomains(host),
+            };
+            (name.as_str(), next)
         });
         self.inner.scan_query(&pairs, next).map(|inner| KeyRanges { inner }).map_err(|e| bad_value(&e))
     }
