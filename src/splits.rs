@@ -510,7 +510,7 @@ fn store_points(schema: &Schema, field: &FieldSchema, k: u32) -> Result<Vec<Vec<
 /// Whether a primitive integer type is signed, and its bits.
 fn int_width(rust_type: &str) -> Option<(bool, u32)> {
     let ty = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
-    Some(match ty.rsplit("::").next()? {
+    Some(match ty.rsplit(':').next()? {
         "i8" => (true, 8),
         "i16" => (true, 16),
         "i32" => (true, 32),

@@ -144,7 +144,7 @@ fn refused(name: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
 /// The type inside an `Option<...>`, without its path.
 fn bare_type(rust_type: &str) -> &str {
     let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
-    inner.rsplit("::").next().unwrap_or(inner)
+    inner.rsplit(':').next().unwrap_or(inner)
 }
 
 fn is_int_type(rust_type: &str) -> bool {

@@ -188,7 +188,7 @@ fn date_in_range(ty: &'static str, spec: DateSpec, days: i64) -> Result<()> {
 /// The type inside `Option<...>` as written, or the whole type.
 pub(super) fn inner_type(rust_type: &'static str) -> &'static str {
     let Some(open) = rust_type.find('<') else { return rust_type };
-    let is_option = rust_type[..open].rsplit("::").next() == Some("Option");
+    let is_option = rust_type[..open].rsplit(':').next() == Some("Option");
     match rust_type.strip_suffix('>') {
         Some(without_close) if is_option => &without_close[open + 1..],
         _ => rust_type,
@@ -198,7 +198,7 @@ pub(super) fn inner_type(rust_type: &'static str) -> &'static str {
 /// The primitive integer type a field holds, when its Rust type is one (`u32`,
 /// `core::primitive::u32`).
 pub(super) fn primitive_int(ty: &str) -> Option<&str> {
-    let last = ty.rsplit("::").next()?;
+    let last = ty.rsplit(':').next()?;
     matches!(last, "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize").then_some(last)
 }
 

@@ -546,7 +546,7 @@ pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Re
 
 fn is_int_type(rust_type: &str) -> bool {
     let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
-    let last = inner.rsplit("::").next().unwrap_or(inner);
+    let last = inner.rsplit(':').next().unwrap_or(inner);
     matches!(last, "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize")
 }
 

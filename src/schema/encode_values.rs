@@ -121,7 +121,7 @@ fn holds(format: Format, field: &FieldSchema, value: &Value) -> bool {
 /// The type inside an `Option<...>`, without its path.
 fn bare_type(rust_type: &str) -> &str {
     let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
-    inner.rsplit("::").next().unwrap_or(inner)
+    inner.rsplit(':').next().unwrap_or(inner)
 }
 
 fn int_range(ty: &str) -> Option<(i128, i128)> {
