@@ -39,11 +39,20 @@ def main() -> None:
             support.create_table(target)
             started = time.perf_counter()
             if workers:
-                run.migrate(mapping, support.tables("rate_old", target), support.direct_options(workers),
-                            str(work / f"{target}.dead.jsonl"))
+                run.migrate(
+                    mapping,
+                    support.tables("rate_old", target),
+                    support.direct_options(workers),
+                    str(work / f"{target}.dead.jsonl"),
+                )
             else:
-                done = support.rust_migrate("run", ["--from", str(support.SCHEMAS / "by_time.json"),
-                                                    "--to", str(support.SCHEMAS / "reading.json")], "rate_old", target, work)
+                done = support.rust_migrate(
+                    "run",
+                    ["--from", str(support.SCHEMAS / "by_time.json"), "--to", str(support.SCHEMAS / "reading.json")],
+                    "rate_old",
+                    target,
+                    work,
+                )
                 assert done.returncode == 0, done.stderr
             took = time.perf_counter() - started
             print(f"{what:32} {took:6.1f} s  {n / took:8.0f} rows/s", flush=True)

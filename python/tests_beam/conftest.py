@@ -5,7 +5,6 @@ import os
 import pathlib
 
 import pytest
-
 import support
 
 

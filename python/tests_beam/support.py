@@ -10,9 +10,8 @@ import time
 import warnings
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from apache_beam.options.pipeline_options import PipelineOptions
-
 import rowkey
+from apache_beam.options.pipeline_options import PipelineOptions
 from rowkey.beam import Mapping, Tables, table_io
 
 HERE = pathlib.Path(__file__).parent
@@ -31,7 +30,9 @@ class Emulator:
     def __init__(self, log_dir: pathlib.Path):
         binary = os.environ.get("CBTEMULATOR") or CBTEMULATOR
         self.log = open(log_dir / "cbtemulator.log", "w+")
-        self.process = subprocess.Popen([binary, "-host", "127.0.0.1", "-port", "0"], stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [binary, "-host", "127.0.0.1", "-port", "0"], stdout=self.log, stderr=subprocess.STDOUT
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             self.log.seek(0)
@@ -121,8 +122,9 @@ def mapping(old: str, new: str, rename=(), default=()) -> Mapping:
     return Mapping.from_args(str(SCHEMAS / old), str(SCHEMAS / new), list(rename), list(default))
 
 
-def brute_force(rows: Dict[bytes, Cells], old: rowkey.Schema, new: rowkey.Schema,
-                move: Callable[[dict], dict]) -> Dict[bytes, Cells]:
+def brute_force(
+    rows: Dict[bytes, Cells], old: rowkey.Schema, new: rowkey.Schema, move: Callable[[dict], dict]
+) -> Dict[bytes, Cells]:
     """The target a move must leave, worked out without `Rekey`: each key decoded, its fields
     moved by hand, encoded in the new design."""
     return {new.encode(move(old.decode(key))): row_cells for key, row_cells in rows.items()}
@@ -148,10 +150,24 @@ def rowkey_command() -> str:
     raise RuntimeError("no `rowkey` command: build it (`cargo build -p rowkey-cli`) or set ROWKEY_BIN")
 
 
-def rust_migrate(step: str, mapping_args: List[str], source: str, target: str, workdir: pathlib.Path) -> subprocess.CompletedProcess:
+def rust_migrate(
+    step: str, mapping_args: List[str], source: str, target: str, workdir: pathlib.Path
+) -> subprocess.CompletedProcess:
     """`rowkey migrate run|verify` on the emulator, as a user runs it."""
-    args = [rowkey_command(), "migrate", step, *mapping_args, "--project", PROJECT, "--instance", INSTANCE,
-            "--source", source, "--target", target]
+    args = [
+        rowkey_command(),
+        "migrate",
+        step,
+        *mapping_args,
+        "--project",
+        PROJECT,
+        "--instance",
+        INSTANCE,
+        "--source",
+        source,
+        "--target",
+        target,
+    ]
     if step == "run":
         args += ["--checkpoint", str(workdir / f"{target}.checkpoint.json"), "--no-count"]
     return subprocess.run(args, capture_output=True, text=True, timeout=900)

@@ -21,15 +21,22 @@ def test_unkeyable_rows_are_dead_letters_and_the_rest_land(tmp_path):
     support.fill("dl_old", [*good.items(), *((key, support.cells(0)) for key in BAD)])
     mapping, tables = support.mapping("by_time.json", "reading.json"), support.tables("dl_old", "dl_new")
     outcome = run.migrate(mapping, tables, support.direct_options(2), str(tmp_path / "dead.jsonl"))
-    assert (outcome.count("rows read"), outcome.count("rows written"), outcome.count("rows dead-lettered")) == (n + 3, n, 3)
+    assert (outcome.count("rows read"), outcome.count("rows written"), outcome.count("rows dead-lettered")) == (
+        n + 3,
+        n,
+        3,
+    )
     letters = [json.loads(line) for line in (tmp_path / "dead.jsonl").read_text().splitlines()]
     assert sorted(bytes.fromhex(letter["key_hex"]) for letter in letters) == sorted(BAD)
     reasons = {bytes.fromhex(letter["key_hex"]): letter["reason"] for letter in letters}
     assert "fewer fields" in reasons[b"garbage"], reasons
     assert "expected 20 decimal digits" in reasons[b"12#phone#0000002a"], reasons
     assert "more fields" in reasons[BAD[2]], reasons
-    support.assert_same(support.read_all("dl_new"), support.brute_force(good, old, mapping.new_schema(), dict),
-                        "the rows that could be re-keyed")
+    support.assert_same(
+        support.read_all("dl_new"),
+        support.brute_force(good, old, mapping.new_schema(), dict),
+        "the rows that could be re-keyed",
+    )
 
 
 def test_a_sensitive_value_stays_out_of_dead_letters_and_logs(tmp_path):
@@ -41,11 +48,38 @@ def test_a_sensitive_value_stays_out_of_dead_letters_and_logs(tmp_path):
     support.fill("dls_old", good + bad)
     dead = tmp_path / "dead.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "rowkey.beam", "migrate", "--from", str(support.SCHEMAS / "device_reading.json"),
-         "--to", str(support.SCHEMAS / "ordered_reading.json"), "--rename", "device=device_id", "--default", "region=eu",
-         "--project", support.PROJECT, "--instance", support.INSTANCE, "--source", "dls_old", "--target", "dls_new",
-         "--dead-letters", str(dead), "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
-        capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "rowkey.beam",
+            "migrate",
+            "--from",
+            str(support.SCHEMAS / "device_reading.json"),
+            "--to",
+            str(support.SCHEMAS / "ordered_reading.json"),
+            "--rename",
+            "device=device_id",
+            "--default",
+            "region=eu",
+            "--project",
+            support.PROJECT,
+            "--instance",
+            support.INSTANCE,
+            "--source",
+            "dls_old",
+            "--target",
+            "dls_new",
+            "--dead-letters",
+            str(dead),
+            "--direct_num_workers",
+            "2",
+            "--direct_running_mode",
+            "multi_processing",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 1, done.stdout + done.stderr[-3000:]
     assert "rows read: 52, written: 50, dead-lettered: 2" in done.stdout, done.stdout
     assert f"2 rows could not be re-keyed and were not copied: their keys and reasons are in {dead}" in done.stdout

@@ -5,9 +5,8 @@ completes, and the target is exact: every row under its right key, no cell doubl
 import os
 
 import apache_beam as beam
-import pytest
-
 import faults
+import pytest
 import rowkey
 import support
 from rowkey.beam import run
@@ -28,8 +27,15 @@ def run_until_done(mapping, tables, tmp_path, points, between, most=6):
     failures = []
     for _ in range(most):
         try:
-            outcome = run.migrate(mapping, tables, support.direct_options(2), str(tmp_path / "dead.jsonl"),
-                                  split_points=points, batch_rows=200, between=between)
+            outcome = run.migrate(
+                mapping,
+                tables,
+                support.direct_options(2),
+                str(tmp_path / "dead.jsonl"),
+                split_points=points,
+                batch_rows=200,
+                between=between,
+            )
             return failures, outcome
         except Exception as err:  # the runner's error for the failed bundle, whatever its type
             failures.append(err)

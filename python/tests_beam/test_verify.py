@@ -4,20 +4,42 @@ cannot be re-keyed, each by both its keys, and exits non-zero; a clean copy exit
 import subprocess
 import sys
 
-from google.cloud.bigtable.data import DeleteAllFromRow
-
 import rowkey
 import support
+from google.cloud.bigtable.data import DeleteAllFromRow
 from rowkey.beam import key_text, run, table_io
 
 
 def verify_command(tmp_path, source, target):
     return subprocess.run(
-        [sys.executable, "-m", "rowkey.beam", "verify", "--from", str(support.SCHEMAS / "by_time.json"),
-         "--to", str(support.SCHEMAS / "reading.json"), "--project", support.PROJECT, "--instance", support.INSTANCE,
-         "--source", source, "--target", target, "--output", str(tmp_path / "report.txt"),
-         "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
-        capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "rowkey.beam",
+            "verify",
+            "--from",
+            str(support.SCHEMAS / "by_time.json"),
+            "--to",
+            str(support.SCHEMAS / "reading.json"),
+            "--project",
+            support.PROJECT,
+            "--instance",
+            support.INSTANCE,
+            "--source",
+            source,
+            "--target",
+            target,
+            "--output",
+            str(tmp_path / "report.txt"),
+            "--direct_num_workers",
+            "2",
+            "--direct_running_mode",
+            "multi_processing",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_verify_finds_each_fault_by_its_keys(tmp_path):
@@ -42,20 +64,31 @@ def test_verify_finds_each_fault_by_its_keys(tmp_path):
     try:
         target.mutate_row(rekey.rekey(deleted), DeleteAllFromRow())
         at = 1_588_291_200_000_000 + 21 * 1_000
-        table_io.write_rows(target, [(rekey.rekey(changed), ((support.FAMILY, b"celsius", at, b"tampered"),)),
-                                     (extra, ((support.FAMILY, b"celsius", 1_000, b"1"),))])
+        table_io.write_rows(
+            target,
+            [
+                (rekey.rekey(changed), ((support.FAMILY, b"celsius", at, b"tampered"),)),
+                (extra, ((support.FAMILY, b"celsius", 1_000, b"1"),)),
+            ],
+        )
     finally:
         table_io.close(client)
     support.fill("v_old", [(b"not-a-key", support.cells(1))])
 
     found = verify_command(tmp_path, "v_old", "v_new")
     assert found.returncode == 1, found.stdout + found.stderr[-3000:]
-    assert f"old rows: {n + 1}, new rows: {n}, compared: {n - 1}, missing: 2, differing: 1, extra: 1" in found.stdout, found.stdout
+    assert f"old rows: {n + 1}, new rows: {n}, compared: {n - 1}, missing: 2, differing: 1, extra: 1" in found.stdout, (
+        found.stdout
+    )
     lines = sorted((tmp_path / "report.txt").read_text().splitlines())
-    assert lines == sorted([
-        f"missing: old {key_text(old, deleted)} new {key_text(new, rekey.rekey(deleted))}",
-        "missing: old not-a-key new -",
-        f"differing: old {key_text(old, changed)} new {key_text(new, rekey.rekey(changed))}",
-        f"extra: old {key_text(old, rekey.inverse().rekey(extra))} new {key_text(new, extra)}",
-    ]), lines
-    assert "missing: old [ts_millis=1588291200017 device_type=car device_id=00000c0d] new [bucket=11 " in "\n".join(lines)
+    assert lines == sorted(
+        [
+            f"missing: old {key_text(old, deleted)} new {key_text(new, rekey.rekey(deleted))}",
+            "missing: old not-a-key new -",
+            f"differing: old {key_text(old, changed)} new {key_text(new, rekey.rekey(changed))}",
+            f"extra: old {key_text(old, rekey.inverse().rekey(extra))} new {key_text(new, extra)}",
+        ]
+    ), lines
+    assert "missing: old [ts_millis=1588291200017 device_type=car device_id=00000c0d] new [bucket=11 " in "\n".join(
+        lines
+    )

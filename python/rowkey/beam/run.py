@@ -16,7 +16,9 @@ from .shards import Shard, at_buckets, cut, even
 from .verify import KINDS, Verify
 
 
-def shards_of(tables: Tables, table: str, schema, split_points: Optional[Sequence[bytes]] = None, shards: int = 16) -> List[Shard]:
+def shards_of(
+    tables: Tables, table: str, schema, split_points: Optional[Sequence[bytes]] = None, shards: int = 16
+) -> List[Shard]:
     """The shards of `table`: at `split_points` when given, else at its design's salt buckets,
     else at every so many keys of its own sample (SampleRowKeys)."""
     if split_points:

@@ -48,7 +48,9 @@ def write_rows(table, rows: Sequence[Row]) -> None:
     if not rows:
         return
     entries: List[RowMutationEntry] = [
-        RowMutationEntry(key, [SetCell(family, qualifier, value, timestamp_micros=ts) for family, qualifier, ts, value in cells])
+        RowMutationEntry(
+            key, [SetCell(family, qualifier, value, timestamp_micros=ts) for family, qualifier, ts, value in cells]
+        )
         for key, cells in rows
     ]
     from google.cloud.bigtable.data.exceptions import MutationsExceptionGroup

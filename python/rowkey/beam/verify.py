@@ -4,7 +4,7 @@ row no old row gives is *extra*; each is counted and listed with both its keys, 
 command's `verify` writes them (`missing: old [..] new [..]`), a sensitive field redacted."""
 
 import hashlib
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, Optional, Sequence
 
 import apache_beam as beam
 
