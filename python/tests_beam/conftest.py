@@ -24,3 +24,9 @@ def emulator(tmp_path_factory):
     finally:
         del os.environ["BIGTABLE_EMULATOR_HOST"]
         emulator.stop()
+
+
+@pytest.fixture(autouse=True)
+def drop_tables(emulator):
+    yield
+    support.drop_created()

@@ -57,15 +57,30 @@ def admin_instance():
     return Client(project=PROJECT, admin=True).instance(INSTANCE)
 
 
+CREATED: List[str] = []
+"""The tables made since the last `drop_created`."""
+
+
 def create_table(name: str) -> None:
     """A new empty table with the tests' two families, keeping every version of a cell."""
     from google.cloud.bigtable import column_family
 
+    CREATED.append(name)
     table = admin_instance().table(name)
     if table.exists():
         table.delete()
     keep = column_family.MaxVersionsGCRule(1000)
     table.create(column_families={FAMILY: keep, META: keep})
+
+
+def drop_created() -> None:
+    """Deletes the tables made since the last call: an emulator holds them all in memory, and
+    CI's emulator is shared with other tests."""
+    instance = admin_instance()
+    while CREATED:
+        table = instance.table(CREATED.pop())
+        if table.exists():
+            table.delete()
 
 
 def tables(source: str, target: str) -> Tables:
@@ -128,6 +143,10 @@ def brute_force(
     """The target a move must leave, worked out without `Rekey`: each key decoded, its fields
     moved by hand, encoded in the new design."""
     return {new.encode(move(old.decode(key))): row_cells for key, row_cells in rows.items()}
+
+
+DIRECT_ARGS = ["--direct_num_workers", "2", "--direct_running_mode", "multi_processing"]
+"""The command's Beam options of the tests: the DirectRunner with two worker processes."""
 
 
 def direct_options(workers: int = 2, extra: Optional[List[str]] = None) -> PipelineOptions:

@@ -46,7 +46,7 @@ def test_rows_that_differ_only_in_a_dropped_field_merge(tmp_path):
     where = ["--project", support.PROJECT, "--instance", support.INSTANCE, "--source", "merge_old"]
     check = subprocess.run(
         [sys.executable, "-m", "rowkey.beam", "verify", *MOVE, "--merge-rows", *where, "--target", "merge_beam",
-         "--output", str(tmp_path / "report.txt"), "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
+         "--output", str(tmp_path / "report.txt"), *support.DIRECT_ARGS],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert check.returncode == 0, check.stdout + check.stderr[-3000:]

@@ -65,7 +65,7 @@ def test_time_first_to_salted_equals_the_rust_command_and_brute_force(tmp_path):
 
 
 def test_delimited_to_ordered_with_a_rename_and_a_default_from_the_command(tmp_path):
-    n = support.rows("ROWKEY_BEAM_SMALL_ROWS", 20_000)
+    n = support.rows("ROWKEY_BEAM_ROWS", 100_000)
     old = rowkey.Schema.load(support.SCHEMAS / "device_reading.json")
     for name in ("delimited", "ordered_beam", "ordered_rust"):
         support.create_table(name)
