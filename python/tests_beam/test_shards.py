@@ -2,7 +2,7 @@
 
 import rowkey
 import support
-from rowkey.beam import Mapping, run, shards
+from rowkey.beam import Mapping, run, shards, table_io
 
 
 def test_cut_covers_the_key_space_once():
@@ -38,6 +38,22 @@ def test_a_move_from_a_salted_design_reads_every_row_even_between_buckets(tmp_pa
         n,
         3,
     )
-    assert len([k for k in outcome.counters if k.endswith(": rows read")]) == 16
+    # The buckets' edges and the sample's: at least a shard a bucket.
+    assert len([k for k in outcome.counters if k.endswith(": rows read")]) >= 16
     expected = support.brute_force(rows, salted, mapping.new_schema(), dict)
     support.assert_same(support.read_all("time_new"), expected, "the move back from the salted design")
+
+
+def test_a_shard_read_in_chunks_reads_each_row_once():
+    support.create_table("chunks")
+    rows = {b"k%03d" % i: ((support.FAMILY, b"q", 1_000, b"%d" % i),) for i in range(50)}
+    support.fill("chunks", rows.items())
+    client, table = table_io.open_table(support.tables("chunks", "chunks"), "chunks")
+    try:
+        for start, end in [(b"", None), (b"k007", b"k042"), (b"k010", b"k020")]:
+            expected = [(k, c) for k, c in sorted(rows.items()) if k >= start and (end is None or k < end)]
+            for chunk_rows in (1, 7, 10, 1_000):
+                got = list(table_io.read_rows(table, start, end, chunk_rows))
+                assert got == expected, (start, end, chunk_rows)
+    finally:
+        table_io.close(client)

@@ -70,10 +70,15 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="HEX",
-        help="a split point of the old table, as hex (repeatable); by default the old salt's "
-        "buckets, else the table's own sample of keys",
+        help="a split point of the old table, as hex (repeatable); by default the table's own sample "
+        "of keys, and the old salt's buckets",
     )
-    p.add_argument("--shards", type=int, default=16, help="shards cut from the table's sample (default 16)")
+    p.add_argument(
+        "--shards",
+        type=int,
+        default=0,
+        help="shards cut from the table's sample of keys (default: one a sampled key, about one a tablet)",
+    )
     p.add_argument("--batch-rows", type=int, default=500, help="rows read and written at a time (default 500)")
     p.add_argument(
         "--dead-letters", help="migrate: the file of rows that cannot be re-keyed (default: TARGET.dead-letters.jsonl)"

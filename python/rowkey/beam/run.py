@@ -17,20 +17,23 @@ from .verify import KINDS, Verify
 
 
 def shards_of(
-    tables: Tables, table: str, schema, split_points: Optional[Sequence[bytes]] = None, shards: int = 16
+    tables: Tables, table: str, schema, split_points: Optional[Sequence[bytes]] = None, shards: int = 0
 ) -> List[Shard]:
-    """The shards of `table`: at `split_points` when given, else at its design's salt buckets,
-    else at every so many keys of its own sample (SampleRowKeys)."""
+    """The shards of `table`: at `split_points` when given; else at its own sample of keys
+    (SampleRowKeys: every key, about one a tablet, or every so many keys for `shards` of them),
+    and at its design's salt buckets too when it is salted."""
     if split_points:
         return cut(split_points)
-    buckets = at_buckets(schema)
-    if buckets is not None:
-        return buckets
     client, t = table_io.open_table(tables, table)
     try:
-        return cut(even(table_io.sample_keys(t), shards))
+        sample = table_io.sample_keys(t)
     finally:
         table_io.close(client)
+    points = even(sample, shards) if shards else sample
+    buckets = at_buckets(schema)
+    if buckets is not None:
+        points = [*points, *(shard.start for shard in buckets)]
+    return cut(points)
 
 
 def counters(result) -> Dict[str, int]:
@@ -64,7 +67,7 @@ def migrate(
     options: PipelineOptions,
     dead_letters: str,
     split_points: Optional[Sequence[bytes]] = None,
-    shards: int = 16,
+    shards: int = 0,
     batch_rows: int = 500,
     between: Optional[beam.PTransform] = None,
 ) -> Outcome:
@@ -84,7 +87,7 @@ def verify(
     options: PipelineOptions,
     output: str,
     split_points: Optional[Sequence[bytes]] = None,
-    shards: int = 16,
+    shards: int = 0,
     batch_rows: int = 500,
 ) -> Outcome:
     """Compares the two tables; the missing, differing and extra rows are counted and listed, one

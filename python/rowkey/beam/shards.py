@@ -1,6 +1,8 @@
 """The old table cut into shards, key ranges that together hold every row once: at split points
-given, at the old design's salt buckets, or at the table's own sample of keys (SampleRowKeys),
-which Bigtable keeps at its tablets' edges, so that a shard is about a tablet's worth of rows."""
+given, else at the table's own sample of keys (SampleRowKeys, which Bigtable keeps at about its
+tablets' edges, so that a shard is about a tablet's worth of rows) and at a salted design's
+buckets. A runner spreads the shards over its workers and retries one as a unit: many small
+shards let it use many workers and make a retry cheap."""
 
 import dataclasses
 from typing import Iterable, List, Optional

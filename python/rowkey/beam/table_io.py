@@ -29,15 +29,34 @@ def close(client) -> None:
     client.close()
 
 
-def read_rows(table, start: bytes, end: Optional[bytes]) -> Iterator[Row]:
-    """The rows of `[start, end)` (`end` None: to the table's end), each with all its cells."""
+CHUNK_ROWS = 10_000
+"""Rows a read asks for at a time: each query ends well inside the client's operation timeout
+(10 minutes), however long a shard takes to copy."""
+
+
+def read_rows(table, start: bytes, end: Optional[bytes], chunk_rows: int = CHUNK_ROWS) -> Iterator[Row]:
+    """The rows of `[start, end)` (`end` None: to the table's end), each with all its cells, read
+    `chunk_rows` at a time, each query starting just after the last row of the one before."""
     from google.cloud.bigtable.data import ReadRowsQuery, RowRange
 
-    query = ReadRowsQuery(row_ranges=[RowRange(start_key=start or None, end_key=end)])
-    for row in table.read_rows_stream(query):
-        cells = [(c.family, c.qualifier, c.timestamp_micros, c.value) for c in row.cells]
-        cells.sort()
-        yield row.row_key, tuple(cells)
+    inclusive = True
+    while True:
+        query = ReadRowsQuery(
+            row_ranges=[
+                RowRange(start_key=start or None, end_key=end, start_is_inclusive=inclusive if start else None)
+            ],
+            limit=chunk_rows,
+        )
+        n = 0
+        for row in table.read_rows_stream(query):
+            cells = [(c.family, c.qualifier, c.timestamp_micros, c.value) for c in row.cells]
+            cells.sort()
+            n += 1
+            start = row.row_key
+            yield start, tuple(cells)
+        if n < chunk_rows:
+            return
+        inclusive = False
 
 
 def write_rows(table, rows: Sequence[Row]) -> None:
