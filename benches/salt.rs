@@ -1,5 +1,5 @@
-//! FarmHash Fingerprint64 by input length, and salting the device key beside its plain
-//! encode. Run with `cargo bench --bench salt`.
+//! FarmHash Fingerprint64 by input length, salting the device key beside its plain encode,
+//! and the derived device key's `to_key` (the Python package's anchor). Run with `cargo bench --bench salt`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -57,10 +57,41 @@ fn salting(c: &mut Criterion) {
     group.finish();
 }
 
+/// The README's device key, derived: the anchor of the Python package's `encode_many` of
+/// the same schema (`benches/python/bench.py` prints the comparison), over the same rows.
+#[derive(RowKey)]
+#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id]))]
+struct Reading {
+    device_type: String,
+    device_id: String,
+    #[rowkey(reverse)]
+    ts_millis: i64,
+}
+
+fn derived_reading(c: &mut Criterion) {
+    let readings: Vec<Reading> = (0..10_000i64)
+        .map(|i| Reading {
+            device_type: "phone".to_owned(),
+            device_id: format!("{i:08x}"),
+            ts_millis: 1_588_291_200_000 + i,
+        })
+        .collect();
+    let mut group = c.benchmark_group("reading");
+    group.throughput(Throughput::Elements(readings.len() as u64));
+    group.bench_function("derived_to_key", |b| {
+        b.iter(|| {
+            for reading in &readings {
+                black_box(reading.to_key().unwrap());
+            }
+        });
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    targets = fingerprint, salting
+    targets = fingerprint, salting, derived_reading
 }
 criterion_main!(benches);

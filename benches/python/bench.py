@@ -15,6 +15,11 @@ import uuid
 import rowkey
 
 try:
+    import pyarrow as pa
+except ImportError:  # the Arrow figures need `pip install pyarrow`
+    pa = None
+
+try:
     import fdb.tuple as fdb_tuple
 except ImportError:  # the comparison needs `pip install foundationdb`
     fdb_tuple = None
@@ -64,6 +69,19 @@ def main():
     readings = [{"device_type": "phone", "device_id": f"{i:08x}", "ts_millis": 1_588_291_200_000 + i}
                 for i in range(rows)]
     figures["Reading encode_many (per key)"] = per_call(lambda: READING.encode_many(readings), 5) / rows
+    if pa is not None:
+        table = pa.table({"tenant": pa.array(["acme"] * rows), "seq": pa.array(range(rows), pa.int64()),
+                          "at": pa.array([values["at"]] * rows, pa.int64()),
+                          "id": pa.array([ident.bytes] * rows, pa.binary(16))})
+        arrow_keys = FDB_SCHEMA.encode_many(table)
+        assert arrow_keys.to_pylist() == keys, "the Arrow batch and the dicts give different keys"
+        figures["rowkey encode_many Arrow (per key)"] = per_call(lambda: FDB_SCHEMA.encode_many(table), 5) / rows
+        figures["rowkey decode_many Arrow (per key)"] = per_call(lambda: FDB_SCHEMA.decode_many(arrow_keys), 5) / rows
+        reading_table = pa.table({"device_type": pa.array(["phone"] * rows),
+                                  "device_id": pa.array([f"{i:08x}" for i in range(rows)]),
+                                  "ts_millis": pa.array([1_588_291_200_000 + i for i in range(rows)], pa.int64())})
+        figures["Reading encode_many Arrow (per key)"] = (
+            per_call(lambda: READING.encode_many(reading_table), 5) / rows)
     for name, seconds in figures.items():
         print(f"{name:34} {seconds * 1e6:8.2f} µs")
     if fdb_tuple is not None:
@@ -72,6 +90,13 @@ def main():
         print(f"encode_many {pack / figures['rowkey encode_many (per key)']:6.1f}x fdb.tuple.pack (target 20x)")
         print(f"decode      {unpack / figures['rowkey decode']:6.1f}x fdb.tuple.unpack (target 3x)")
         print(f"decode_many {unpack / figures['rowkey decode_many (per key)']:6.1f}x fdb.tuple.unpack (target 10x)")
+        if pa is not None:
+            print(f"encode_many Arrow {pack / figures['rowkey encode_many Arrow (per key)']:6.1f}x fdb.tuple.pack"
+                  " (target 20x)")
+            print(f"decode_many Arrow {unpack / figures['rowkey decode_many Arrow (per key)']:6.1f}x"
+                  " fdb.tuple.unpack (target 10x)")
+    print("Reading: compare with the Rust derive's to_key per key: cargo bench --bench salt -- reading"
+          " (target: within 3x)")
 
 
 if __name__ == "__main__":

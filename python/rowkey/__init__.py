@@ -27,12 +27,14 @@ from ._rowkey import (
     BadSchemaError,
     BadValueError,
     Field,
+    HostAndSubdomains,
     InspectedField,
     Inspection,
     KeyRanges,
     Rekey,
     RowKeyError,
     Schema,
+    StartsWith,
 )
 
 __all__ = [
@@ -40,12 +42,14 @@ __all__ = [
     "BadSchemaError",
     "BadValueError",
     "Field",
+    "HostAndSubdomains",
     "InspectedField",
     "Inspection",
     "KeyRanges",
     "Rekey",
     "RowKeyError",
     "Schema",
+    "StartsWith",
 ]
 
 # The classes and exceptions live in the compiled module; they read as this package's.

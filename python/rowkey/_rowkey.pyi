@@ -5,7 +5,7 @@ import decimal
 import ipaddress
 import os
 import uuid
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 Value = Union[
     None, bool, int, float, str, bytes, bytearray, datetime.datetime, datetime.date, uuid.UUID,
@@ -60,6 +60,14 @@ class KeyRanges(Sequence[Tuple[bytes, Optional[bytes]]]):
     def to_list(self) -> List[Tuple[bytes, Optional[bytes]]]: ...
     def to_row_set(self) -> "google.cloud.bigtable.row_set.RowSet": ...  # type: ignore[name-defined]  # noqa: F821
 
+class StartsWith:
+    """`scan(next=(field, StartsWith(text)))`: the text values that start with `text`."""
+    def __init__(self, text: str) -> None: ...
+
+class HostAndSubdomains:
+    """`scan(next=(field, HostAndSubdomains(host)))`: a `reverse_domain` host and its sub-domains."""
+    def __init__(self, host: str) -> None: ...
+
 class Schema:
     type_name: str
     format: str
@@ -70,12 +78,19 @@ class Schema:
     def load(path: Union[str, "os.PathLike[str]"]) -> Schema: ...
     def encode(self, values: Optional[Mapping[str, Value]] = None, /, **kwargs: Value) -> bytes: ...
     def decode(self, key: bytes) -> Dict[str, Decoded]: ...
+    @overload
+    def encode_many(self, rows: "Union[pyarrow.RecordBatch, pyarrow.Table]") -> "pyarrow.BinaryArray": ...  # noqa: F821
+    @overload
     def encode_many(
         self, rows: Union[Iterable[Mapping[str, Value]], Mapping[str, Sequence[Value]]]
     ) -> List[bytes]: ...
+    @overload
+    def decode_many(self, keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.RecordBatch": ...  # noqa: F821
+    @overload
     def decode_many(self, keys: Iterable[bytes]) -> List[Dict[str, Decoded]]: ...
     def scan(
-        self, *, next: Optional[Tuple[str, Union[slice, range]]] = None, **fixed: Value
+        self, *, next: Optional[Tuple[str, Union[slice, range, StartsWith, HostAndSubdomains]]] = None,
+        **fixed: Value
     ) -> KeyRanges: ...
     def inspect(self, key: bytes) -> Inspection: ...
     def to_json(self) -> str: ...
@@ -94,5 +109,8 @@ class Rekey:
         merge_rows: bool = False,
     ) -> None: ...
     def rekey(self, old_key: bytes) -> bytes: ...
+    @overload
+    def rekey_many(self, old_keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.BinaryArray": ...  # noqa: F821
+    @overload
     def rekey_many(self, old_keys: Iterable[bytes]) -> List[bytes]: ...
     def inverse(self) -> Optional[Rekey]: ...

@@ -1,10 +1,75 @@
 //! `encode_many` and `decode_many`: rows converted from Python values with the GIL held, then
 //! all keys encoded or decoded in Rust at once with the GIL released.
 
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use std::ops::Range;
 
-use crate::BadValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use rowkey::schema::Value;
+
+use crate::arrow::{binary_array, is_arrow, keys_of};
+use crate::{BadKeyError, BadValueError};
+
+/// A row's values for the crate's encoder: native values it takes as they are, or the text
+/// forms of any other.
+pub(crate) enum Row {
+    Values(Vec<Value>),
+    Texts(Vec<(String, String)>),
+}
+
+impl Row {
+    pub(crate) fn encode(&self, schema: &rowkey::schema::Schema) -> rowkey::Result<rowkey::Key> {
+        match self {
+            Row::Values(values) => schema.encode_values(values),
+            Row::Texts(texts) => {
+                let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+                schema.encode(&pairs)
+            }
+        }
+    }
+}
+
+/// The keys of a batch, a list (or any iterable) of `bytes` or a pyarrow binary array, copied
+/// into one buffer so that the work on them needs no GIL.
+pub(crate) struct Keys {
+    data: Vec<u8>,
+    ranges: Vec<Range<usize>>,
+    /// Whether they came as Arrow, and so go back as Arrow.
+    pub(crate) arrow: bool,
+}
+
+impl Keys {
+    pub(crate) fn read(keys: &Bound<'_, PyAny>) -> PyResult<Keys> {
+        if is_arrow(keys)? {
+            let (data, ranges) = keys_of(keys)?;
+            return Ok(Keys { data, ranges, arrow: true });
+        }
+        let mut data = Vec::new();
+        let mut ranges = Vec::new();
+        for (i, key) in keys.try_iter()?.enumerate() {
+            let key = key?;
+            let key = key.cast::<PyBytes>().map_err(|_| BadKeyError::new_err(format!("key {i}: a key is bytes")))?;
+            let start = data.len();
+            data.extend_from_slice(key.as_bytes());
+            ranges.push(start..data.len());
+        }
+        Ok(Keys { data, ranges, arrow: false })
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        self.ranges.iter().map(|r| &self.data[r.clone()])
+    }
+}
+
+/// `keys` as the caller gave its batch: a pyarrow `BinaryArray` for Arrow, else a list of
+/// `bytes`.
+pub(crate) fn keys_out<'py, K: AsRef<[u8]>>(py: Python<'py>, keys: &[K], arrow: bool) -> PyResult<Bound<'py, PyAny>> {
+    if arrow {
+        binary_array(py, keys)
+    } else {
+        Ok(PyList::new(py, keys.iter().map(|key| PyBytes::new(py, key.as_ref())))?.into_any())
+    }
+}
 
 /// The rows of `rows`, a list (or any iterable) of dicts, or a dict of equally long columns,
 /// as dicts.

@@ -6,6 +6,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod arrow;
 mod batch;
 mod from_py;
 mod inspection;
@@ -51,6 +52,8 @@ fn _rowkey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<inspection::Inspection>()?;
     m.add_class::<inspection::InspectedField>()?;
     m.add_class::<scan::KeyRanges>()?;
+    m.add_class::<scan::StartsWith>()?;
+    m.add_class::<scan::HostAndSubdomains>()?;
     m.add_class::<rekey::Rekey>()?;
     Ok(())
 }

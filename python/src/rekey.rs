@@ -1,9 +1,10 @@
 //! `rowkey.Rekey`: the crate's `rekey::Rekey` between two schemas, same rules, same errors.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 use rowkey::schema::KeyField;
 
+use crate::batch::{Keys, keys_out};
 use crate::schema::Schema;
 use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key};
 
@@ -55,22 +56,15 @@ impl Rekey {
     }
 
     /// The new keys of many old keys, with the GIL released; an error names the key's index.
-    fn rekey_many<'py>(&self, py: Python<'py>, old_keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let keys: Vec<Vec<u8>> = old_keys
-            .try_iter()?
-            .enumerate()
-            .map(|(i, key)| {
-                key?.cast::<PyBytes>()
-                    .map(|b| b.as_bytes().to_vec())
-                    .map_err(|_| BadKeyError::new_err(format!("key {i}: a key is bytes")))
-            })
-            .collect::<PyResult<_>>()?;
+    /// A pyarrow binary array in gives one out.
+    fn rekey_many<'py>(&self, py: Python<'py>, old_keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let keys = Keys::read(old_keys)?;
         let rekey = &self.inner;
         let new = py.detach(|| {
             keys.iter().enumerate().map(|(i, key)| rekey.rekey(key).map_err(|e| (i, e))).collect::<Result<Vec<_>, _>>()
         });
         let new = new.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
-        PyList::new(py, new.iter().map(|key| PyBytes::new(py, key)))
+        keys_out(py, &new, keys.arrow)
     }
 
     /// The mapping back from the new design to the old, or None when there is none (a field

@@ -10,6 +10,49 @@ use rowkey::KeyRange;
 
 use crate::BadValueError;
 
+/// The values of a text field that start with `text`, for `scan`'s `next`: an ascending
+/// `String` field without a transform.
+///
+/// ```python
+/// ranges = schema.scan(device_type="meter", next=("device_id", rowkey.StartsWith("4c41")))
+/// ```
+#[pyclass(frozen, module = "rowkey")]
+pub struct StartsWith {
+    pub(crate) text: String,
+}
+
+#[pymethods]
+impl StartsWith {
+    #[new]
+    fn py_new(text: String) -> StartsWith {
+        StartsWith { text }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("rowkey.StartsWith({:?})", self.text)
+    }
+}
+
+/// A host and all its sub-domains, for `scan`'s `next` on a `reverse_domain` field:
+/// `HostAndSubdomains("google.com")` finds `google.com` and `maps.google.com`, not
+/// `google-analytics.com`.
+#[pyclass(frozen, module = "rowkey")]
+pub struct HostAndSubdomains {
+    pub(crate) host: String,
+}
+
+#[pymethods]
+impl HostAndSubdomains {
+    #[new]
+    fn py_new(host: String) -> HostAndSubdomains {
+        HostAndSubdomains { host }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("rowkey.HostAndSubdomains({:?})", self.host)
+    }
+}
+
 /// Key ranges, each a half-open `(start, end)` pair of `bytes`: `start` the first key in the
 /// range, `end` the first key past it, `None` for no end. A query no key can match gives
 /// ranges that are all empty: `is_empty()` is then true, and they must not be read as a

@@ -9,10 +9,11 @@ use std::ops::Bound as Limit;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rowkey::schema::{FieldSchema, KeyField, ScanNext, Transform, Value};
 
-use crate::batch::{in_row, row_dicts};
+use crate::arrow::{Column, is_arrow, rows_of};
+use crate::batch::{Keys, Row, in_row, keys_out, row_dicts};
 use crate::from_py::{text_of, value_of};
 use crate::inspection::Inspection;
-use crate::scan::{KeyRanges, bounds};
+use crate::scan::{HostAndSubdomains, KeyRanges, StartsWith, bounds};
 use crate::to_py::py_value;
 use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
 
@@ -24,25 +25,6 @@ pub struct Schema {
     /// The fields `encode` takes and `decode` returns, in key order, with their names as
     /// interned Python strings: looked up in and put into every dict.
     values: Vec<(&'static FieldSchema, Py<PyString>)>,
-}
-
-/// A row's values for the crate's encoder: native values it takes as they are, or the text
-/// forms of any other.
-enum Row {
-    Values(Vec<Value>),
-    Texts(Vec<(String, String)>),
-}
-
-impl Row {
-    fn encode(&self, schema: &rowkey::schema::Schema) -> rowkey::Result<rowkey::Key> {
-        match self {
-            Row::Values(values) => schema.encode_values(values),
-            Row::Texts(texts) => {
-                let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-                schema.encode(&pairs)
-            }
-        }
-    }
 }
 
 impl Schema {
@@ -145,6 +127,39 @@ impl Schema {
     }
 }
 
+impl Schema {
+    /// The decoded values as a pyarrow `RecordBatch`, a column a field.
+    fn record_batch<'py>(
+        &self,
+        py: Python<'py>,
+        inspections: &[rowkey::schema::Inspection],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut columns: Vec<Column> = self.values.iter().map(|(field, _)| Column::new(field)).collect();
+        for (i, inspection) in inspections.iter().enumerate() {
+            let values = inspection.fields().iter().filter(|f| matches!(f.key_field(), KeyField::Value(_)));
+            for ((column, (field, _)), value) in columns.iter_mut().zip(&self.values).zip(values) {
+                column.push(field, value.value()).map_err(|e| BadValueError::new_err(format!("key {i}: {e}")))?;
+            }
+        }
+        let arrays = columns
+            .into_iter()
+            .zip(&self.values)
+            .map(|(column, (field, _))| column.finish(py, field))
+            .collect::<PyResult<Vec<_>>>()?;
+        let names: Vec<&Py<PyString>> = self.values.iter().map(|(_, name)| name).collect();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("names", names)?;
+        py.import("pyarrow")?.getattr("RecordBatch")?.call_method("from_arrays", (arrays,), Some(&kwargs))
+    }
+}
+
+/// `scan`'s `next`, its texts owned.
+enum Next {
+    Range(Option<String>, Option<String>),
+    StartsWith(String),
+    Host(String),
+}
+
 /// rowkey's own schema file or Bigtable's row key schema, told apart as the command does.
 fn read_schema(text: &str) -> Result<&'static rowkey::schema::Schema, String> {
     let json: serde_json::Value = serde_json::from_str(text)
@@ -222,15 +237,23 @@ impl Schema {
         self.values_of(py, &inspection)
     }
 
-    /// The keys of many rows at once: `rows` a list of dicts, or a dict of columns (equally
-    /// long sequences). The values are read from Python first, then every key is encoded with
-    /// the GIL released. An error names the row.
-    fn encode_many<'py>(&self, py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let dicts = row_dicts(rows)?;
-        let mut rows = Vec::with_capacity(dicts.len());
-        for (i, row) in dicts.iter().enumerate() {
-            rows.push(self.row(py, Some(row), None).map_err(|e| in_row(py, i, e))?);
-        }
+    /// The keys of many rows at once: `rows` a list of dicts, a dict of columns (equally
+    /// long sequences), or a pyarrow `RecordBatch` or `Table` of the key's columns, for which
+    /// the keys come back as a pyarrow `BinaryArray`. The values are read from Python first,
+    /// then every key is encoded with the GIL released. An error names the row.
+    fn encode_many<'py>(&self, py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let arrow = is_arrow(rows)?;
+        let rows = if arrow {
+            let fields: Vec<&FieldSchema> = self.values.iter().map(|(field, _)| *field).collect();
+            rows_of(&fields, rows, |name, obj| self.text(name, obj))?
+        } else {
+            let dicts = row_dicts(rows)?;
+            let mut out = Vec::with_capacity(dicts.len());
+            for (i, row) in dicts.iter().enumerate() {
+                out.push(self.row(py, Some(row), None).map_err(|e| in_row(py, i, e))?);
+            }
+            out
+        };
         let schema = self.inner;
         let keys = py.detach(|| {
             rows.iter()
@@ -239,21 +262,16 @@ impl Schema {
                 .collect::<Result<Vec<_>, _>>()
         });
         let keys = keys.map_err(|(i, e)| BadValueError::new_err(format!("row {i}: {e}")))?;
-        PyList::new(py, keys.iter().map(|key| PyBytes::new(py, key)))
+        keys_out(py, &keys, arrow)
     }
 
-    /// The values of many keys at once, as a list of dicts: every key decoded with the GIL
-    /// released, then the values built. An error names the key's index.
-    fn decode_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let keys: Vec<Vec<u8>> = keys
-            .try_iter()?
-            .enumerate()
-            .map(|(i, key)| {
-                key?.cast::<PyBytes>()
-                    .map(|b| b.as_bytes().to_vec())
-                    .map_err(|_| BadKeyError::new_err(format!("key {i}: a key is bytes")))
-            })
-            .collect::<PyResult<_>>()?;
+    /// The values of many keys at once, as a list of dicts; from a pyarrow `BinaryArray`, as a
+    /// pyarrow `RecordBatch` of the fields' columns (UUIDs as 16-byte binary, instants as
+    /// `timestamp` in UTC, dates as `date32`; addresses, ULIDs and numbers beyond 64 bits as
+    /// their text). Every key is decoded with the GIL released, then the values built. An
+    /// error names the key's index.
+    fn decode_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let keys = Keys::read(keys)?;
         let schema = self.inner;
         let inspections = py.detach(|| {
             keys.iter()
@@ -262,14 +280,20 @@ impl Schema {
                 .collect::<Result<Vec<_>, _>>()
         });
         let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
+        if keys.arrow {
+            return self.record_batch(py, &inspections);
+        }
         let rows = inspections.iter().map(|inspection| self.values_of(py, inspection)).collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, rows)
+        Ok(PyList::new(py, rows)?.into_any())
     }
 
     /// The key ranges of a query: the leading fields fixed to values (keyword arguments), and
     /// optionally the next field within bounds, `next=(name, slice(start, stop))` or
     /// `next=(name, range(start, stop))`: start included, stop excluded, `None` for no bound,
-    /// in the field's value order (a `desc` or reversed field's ranges are turned round). A
+    /// in the field's value order (a `desc` or reversed field's ranges are turned round);
+    /// `next=(name, rowkey.StartsWith(text))` for the text values that start with `text`, and
+    /// `next=(name, rowkey.HostAndSubdomains(host))` for a `reverse_domain` host and its
+    /// sub-domains. A
     /// salted key's bucket is computed when its source fields are fixed; otherwise there is a
     /// range in every bucket.
     #[pyo3(signature = (*, next = None, **fixed))]
@@ -282,19 +306,34 @@ impl Schema {
             None => None,
             Some(next) => {
                 let (name, values): (String, Bound<'_, PyAny>) = next.extract().map_err(|_| {
-                    BadValueError::new_err("next is (field, slice(start, stop)) or (field, range(start, stop))")
+                    BadValueError::new_err(
+                        "next is (field, slice(start, stop)), (field, range(start, stop)), (field, \
+                         rowkey.StartsWith(text)) or (field, rowkey.HostAndSubdomains(host))",
+                    )
                 })?;
-                let [lo, hi] = bounds(&values)?;
-                let lo = lo.map(|v| self.text(&name, &v)).transpose()?;
-                let hi = hi.map(|v| self.text(&name, &v)).transpose()?;
-                Some((name, lo, hi))
+                Some(if let Ok(prefix) = values.cast::<StartsWith>() {
+                    (name, Next::StartsWith(prefix.get().text.clone()))
+                } else if let Ok(host) = values.cast::<HostAndSubdomains>() {
+                    (name, Next::Host(host.get().host.clone()))
+                } else {
+                    let [lo, hi] = bounds(&values)?;
+                    let lo = lo.map(|v| self.text(&name, &v)).transpose()?;
+                    let hi = hi.map(|v| self.text(&name, &v)).transpose()?;
+                    (name, Next::Range(lo, hi))
+                })
             }
         };
         let pairs: Vec<(&str, &str)> = fixed.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        let next = next.as_ref().map(|(name, lo, hi)| {
-            let lo = lo.as_deref().map_or(Limit::Unbounded, Limit::Included);
-            let hi = hi.as_deref().map_or(Limit::Unbounded, Limit::Excluded);
-            (name.as_str(), ScanNext::Range(lo, hi))
+        let next = next.as_ref().map(|(name, next)| {
+            let next = match next {
+                Next::Range(lo, hi) => ScanNext::Range(
+                    lo.as_deref().map_or(Limit::Unbounded, Limit::Included),
+                    hi.as_deref().map_or(Limit::Unbounded, Limit::Excluded),
+                ),
+                Next::StartsWith(text) => ScanNext::StartsWith(text),
+                Next::Host(host) => ScanNext::HostAndSubdomains(host),
+            };
+            (name.as_str(), next)
         });
         self.inner.scan_query(&pairs, next).map(|inner| KeyRanges { inner }).map_err(|e| bad_value(&e))
     }

@@ -14,3 +14,16 @@ def vectors_path():
             "first (.ci/run does), then pytest with the same variable"
         )
     return path
+
+
+@pytest.fixture(scope="session")
+def rowkey_command():
+    """The `rowkey` command built from this checkout, for the tests that hold the package to
+    what the command says."""
+    path = os.environ.get("ROWKEY_COMMAND")
+    if not path or not os.access(path, os.X_OK):
+        pytest.fail(
+            "ROWKEY_COMMAND is not the path of the `rowkey` command: build it (`cargo build -p rowkey-cli`) and "
+            "set ROWKEY_COMMAND=target/debug/rowkey (.ci/run does)"
+        )
+    return path

@@ -133,3 +133,37 @@ def test_a_schema_is_shared_across_threads():
         thread.join()
     assert all(result == rows for result in results)
     assert schema.decode_many(expected) == rows
+
+
+SITES = rowkey.Schema.from_json(json.dumps({
+    "rowkey_schema": 1, "type": "Page", "format": "ordered",
+    "fields": [{"name": "host", "type": "String", "encoding": "utf8", "reverse_domain": True},
+               {"name": "path", "type": "String", "encoding": "utf8"}],
+}))
+NAMES = rowkey.Schema.from_json(json.dumps({
+    "rowkey_schema": 1, "type": "Named", "format": "delimited", "delimiter": "#",
+    "fields": [{"name": "kind", "type": "String", "encoding": "utf8"},
+               {"name": "name", "type": "String", "encoding": "utf8"}],
+}))
+
+
+def test_starts_with_reads_exactly_the_names_with_the_prefix():
+    names = ["", "4", "4c", "4c4", "4c41", "4c410523", "4c5", "4d", "4b\xff", "4c\x7f"]
+    keys = {name: NAMES.encode(kind="meter", name=name) for name in names}
+    keys["other"] = NAMES.encode(kind="meters", name="4c41")
+    ranges = NAMES.scan(kind="meter", next=("name", rowkey.StartsWith("4c")))
+    assert {n for n, k in keys.items() if ranges.contains(k)} == {n for n in names if n.startswith("4c")}
+
+
+def test_host_and_subdomains_reads_the_host_and_no_lookalike():
+    hosts = ["google.com", "maps.google.com", "a.b.google.com", "google-analytics.com", "oogle.com", "google.co",
+             "com", "xgoogle.com"]
+    keys = {h: SITES.encode(host=h, path="/") for h in hosts}
+    ranges = SITES.scan(next=("host", rowkey.HostAndSubdomains("google.com")))
+    assert {h for h, k in keys.items() if ranges.contains(k)} == {"google.com", "maps.google.com", "a.b.google.com"}
+
+
+def test_starts_with_on_a_field_that_cannot_take_it_names_the_field():
+    with pytest.raises(rowkey.BadValueError, match="`host`"):
+        SITES.scan(next=("host", rowkey.StartsWith("goo")))
+    assert repr(rowkey.StartsWith("4c")) == 'rowkey.StartsWith("4c")'
