@@ -67,9 +67,11 @@ class Mapping:
         return mapping
 
     def old_schema(self) -> rowkey.Schema:
+        """The old design (built anew: the compiled objects do not pickle)."""
         return rowkey.Schema.from_json(self.old_json)
 
     def new_schema(self) -> rowkey.Schema:
+        """The new design (built anew)."""
         return rowkey.Schema.from_json(self.new_json)
 
     def rekey(self) -> rowkey.Rekey:

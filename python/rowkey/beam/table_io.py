@@ -26,6 +26,7 @@ def open_table(tables: Tables, name: str):
 
 
 def close(client) -> None:
+    """Closes a client `open_table` made (its channel and background threads)."""
     client.close()
 
 
