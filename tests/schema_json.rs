@@ -174,11 +174,31 @@ fn a_bad_file_names_the_place_to_fix() {
         (&good.replace("\"utf8\"", "\"text\""), "fields[0].encoding: \"text\" is not an encoding"),
         (&good.replace("\"rowkey_schema\": 1", "\"rowkey_schema\": 2"), "rowkey_schema: version 2"),
         (&good.replace("\"max\": 9223372036854775807", "\"max\": -1"), "fields[2].reverse.max: expected an integer"),
+        (&good.replace("\"width\": 19", "\"width\": 39"), "fields[2].width: a decimal field is 1 to 38 digits wide"),
+        (&good.replace("\"width\": 19", "\"width\": 0"), "fields[2].width: a decimal field is 1 to 38 digits wide"),
     ];
     for (text, expected) in cases {
         let err = Schema::from_json(text).err().unwrap_or_else(|| panic!("accepted: {text}")).to_string();
         assert!(err.contains(expected), "{expected:?} not in {err:?}");
     }
+}
+
+/// A signed `i64` at width 20 (one more digit than it needs): a small negative value's
+/// complement passes `u64::MAX`, and the key was written with `u64::MAX`'s digits.
+#[test]
+fn a_wide_signed_decimal_writes_and_reads_its_negative_values() {
+    let file = r##"{"rowkey_schema": 1, "type": "Wide", "format": "delimited", "delimiter": "#",
+        "fields": [{"name": "n", "type": "i64", "encoding": "decimal", "width": 20, "signed": true},
+                   {"name": "tail", "type": "u8", "encoding": "decimal", "width": 3, "signed": false}]}"##;
+    let schema = Schema::from_json(file).unwrap();
+    let mut keys = Vec::new();
+    for n in [i64::MIN, -5, -1, 0, 5, i64::MAX] {
+        let key = schema.encode(&[("n", n.to_string().as_str()), ("tail", "7")]).unwrap();
+        assert_eq!(schema.inspect(&key).unwrap().value("n"), Some(&rowkey::schema::Value::Int(n.into())));
+        keys.push(key);
+    }
+    assert_eq!(keys[1].as_bytes(), b"-99999999999999999994#007");
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "negative values sort before positive, larger magnitudes lower");
 }
 
 #[test]

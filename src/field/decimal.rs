@@ -62,17 +62,28 @@ pub(crate) fn narrow<T: Integer>(value: i128) -> Result<T> {
     T::from_i128(value).ok_or_else(|| Error::out_of_range(value, T::NAME))
 }
 
-const ZEROS: [u8; 20] = [b'0'; 20];
+/// The widest decimal field: `10^38 - 1` is the largest all-nines a `u128` holds, and the
+/// nines' complement of an `i64`'s magnitude needs 20 digits, more than a `u64` holds.
+pub(crate) const MAX_WIDTH: usize = 38;
+
+const ZEROS: [u8; MAX_WIDTH] = [b'0'; MAX_WIDTH];
 
 /// `10^width - 1`, the largest magnitude a width holds.
 fn all_nines(width: usize) -> u128 {
-    10u128.pow(u32::try_from(width).unwrap_or(u32::MAX).min(38)) - 1
+    10u128.pow(u32::try_from(width.min(MAX_WIDTH)).unwrap_or(0)) - 1
+}
+
+fn too_wide(ty: &'static str, width: usize) -> Error {
+    Error::unencodable(ty, format!("a decimal width of {width} digits is more than the {MAX_WIDTH} a field can have"))
 }
 
 /// Writes `value` zero-padded to `width` digits; a negative value as `-` and the nines'
 /// complement of its magnitude, so that a larger magnitude sorts lower and every negative
 /// sorts before every non-negative (`-` is below the digits).
 pub(crate) fn encode_decimal<S: Sink>(out: &mut S, value: i128, width: usize, ty: &'static str) -> Result<()> {
+    if width > MAX_WIDTH {
+        return Err(too_wide(ty, width));
+    }
     let limit = all_nines(width);
     let magnitude = value.unsigned_abs();
     if magnitude > limit {
@@ -87,9 +98,9 @@ pub(crate) fn encode_decimal<S: Sink>(out: &mut S, value: i128, width: usize, ty
     } else {
         magnitude
     };
-    // Every width in use is at most 20 digits, so the digits fit a u64.
+    // A complement can pass u64::MAX (an i64 at width 20): the digits are a u128's.
     let mut buf = itoa::Buffer::new();
-    let text = buf.format(u64::try_from(digits).unwrap_or(u64::MAX)).as_bytes();
+    let text = buf.format(digits).as_bytes();
     out.write(&ZEROS[..width.saturating_sub(text.len())]);
     out.write(text);
     Ok(())
@@ -101,6 +112,9 @@ pub(crate) fn decode_decimal(text: &[u8], width: usize, signed: bool, ty: &'stat
         Some((b'-', rest)) if signed => (true, rest),
         _ => (false, text),
     };
+    if width > MAX_WIDTH {
+        return Err(too_wide(ty, width));
+    }
     if digits.len() != width {
         return Err(Error::invalid(ty, format!("expected {width} decimal digits, found {} bytes", digits.len())));
     }
@@ -238,5 +252,34 @@ mod tests {
         assert!(u16::decode_text(b"0004a").is_err());
         assert!(matches!(u8::decode_text(b"999"), Err(Error::OutOfRange { value: 999, .. })));
         assert!(u64::decode_text(b"99999999999999999999").is_err());
+    }
+
+    /// An `i64` at width 20: the complement of a small negative passes `u64::MAX`, and was
+    /// written as `u64::MAX`'s digits (a key of another value, refused only on reading back).
+    #[test]
+    fn wide_signed_fields_write_their_complement_whole() {
+        let write = |v: i128, width: usize| {
+            let mut out = Vec::new();
+            encode_decimal(&mut out, v, width, "i64").map(|()| String::from_utf8(out).unwrap())
+        };
+        assert_eq!(write(-5, 20).unwrap(), "-99999999999999999994");
+        assert_eq!(write(i128::from(i64::MIN), 20).unwrap(), "-90776627963145224191");
+        assert_eq!(write(-5, 38).unwrap(), format!("-{}4", "9".repeat(37)));
+        let mut written: Vec<(i128, String)> = [i128::from(i64::MIN), -5, -1, 0, 7, i128::from(i64::MAX)]
+            .iter()
+            .map(|&v| (v, write(v, 20).unwrap()))
+            .collect();
+        for (v, text) in &written {
+            assert_eq!(decode_decimal(text.as_bytes(), 20, true, "i64").unwrap(), *v, "{text}");
+        }
+        written.sort_by(|a, b| a.1.cmp(&b.1));
+        assert!(written.windows(2).all(|w| w[0].0 < w[1].0), "{written:?}");
+    }
+
+    #[test]
+    fn a_width_past_the_widest_is_an_error_not_a_panic() {
+        assert!(matches!(encode_decimal(&mut Vec::new(), 5, 39, "u64"), Err(Error::Unencodable { .. })));
+        assert!(decode_decimal(&[b'9'; 39], 39, false, "u64").is_err());
+        assert!(decode_decimal(&[b'9'; 38], 38, false, "u64").is_ok());
     }
 }

@@ -414,7 +414,19 @@ fn field_from(json: &Json, path: &str, format: Format) -> Result<FieldSchema> {
         "float32" => Encoding::Float32,
         "bool" => Encoding::Bool,
         "timestamp_micros" => Encoding::TimestampMicros,
-        "decimal" => Encoding::Decimal { width: object.int("width")?, signed: object.flag("signed")? },
+        "decimal" => {
+            let width = object.int("width")?;
+            if width == 0 || usize::from(width) > crate::field::decimal::MAX_WIDTH {
+                return Err(bad(
+                    &at(path, "width"),
+                    format!(
+                        "a decimal field is 1 to {} digits wide, not {width} (an i64 needs 19, a u64 20)",
+                        crate::field::decimal::MAX_WIDTH
+                    ),
+                ));
+            }
+            Encoding::Decimal { width, signed: object.flag("signed")? }
+        }
         "hex" => {
             Encoding::Hex { digits: if object.get("digits").is_some() { Some(object.int("digits")?) } else { None } }
         }
