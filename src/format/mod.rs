@@ -17,7 +17,6 @@ pub(crate) mod flatten;
 pub mod hbase;
 pub mod memcomparable;
 pub mod ordered;
-mod ordered_reader;
 mod ordered_values;
 pub(crate) mod prefix;
 mod tuple;

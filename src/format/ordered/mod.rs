@@ -24,19 +24,16 @@
 //! [`OrderedWriter`] and [`OrderedReader`] are the building blocks that tuple keys and the
 //! derive use; reach for them to write a key type by hand.
 
+mod frame;
+mod reader;
+
 use crate::error::{Error, Result};
 use crate::field::{FieldType, Sink, WriteField};
 use crate::format::Ordered;
 use crate::key::Key;
 
-pub use crate::format::ordered_reader::OrderedReader;
-
-/// Ends every field but the last ascending one.
-pub const SEPARATOR: [u8; 2] = [0x00, 0x01];
-/// Stands for an empty field that is followed by other fields.
-pub const EMPTY_FIELD: [u8; 2] = [0x00, 0x00];
-/// Follows a `00` byte of a field's value.
-pub const ESCAPED_NUL: u8 = 0xff;
+pub use frame::{EMPTY_FIELD, ESCAPED_NUL, SEPARATOR};
+pub use reader::OrderedReader;
 
 /// Escapes an ascending field's bytes into the key.
 struct Ascending<'a>(&'a mut Key);

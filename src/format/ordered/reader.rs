@@ -1,10 +1,10 @@
 //! [`OrderedReader`]: an ordered key read field by field, every byte checked against what
 //! [`OrderedWriter`](crate::format::OrderedWriter) writes.
 
+use super::frame::{EMPTY_FIELD, ESCAPED_NUL, SEPARATOR};
 use crate::error::{Error, Location, Result};
 use crate::field::{FieldBytes, FieldType, INLINE_FIELD, ReadField};
 use crate::format::Ordered;
-use crate::format::ordered::{EMPTY_FIELD, ESCAPED_NUL, SEPARATOR};
 use crate::key_buf::find_byte;
 
 /// Reads the fields of an ordered key, in order, checking every byte.
