@@ -48,20 +48,26 @@ pub mod bigtable_import;
 mod decode;
 mod encode;
 mod encode_values;
+mod given;
 mod inspect;
+mod inspection;
 #[cfg(feature = "schema-json")]
 pub mod json;
+mod parse;
+mod reading;
 mod redact;
 mod scan;
 pub(crate) mod store;
+mod store_value;
+mod stored;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
+pub(crate) use inspection::ValueText;
+pub use inspection::{InspectedField, Inspection, Revealed};
 #[cfg(feature = "bigtable")]
-pub(crate) use encode::parse_value;
-pub(crate) use inspect::ValueText;
-pub use inspect::{InspectedField, Inspection, Revealed};
+pub(crate) use parse::parse_value;
 pub use redact::Redacted;
 pub use scan::{EmptyScan, ScanNext};
 pub use value::Value;

@@ -10,9 +10,12 @@
 mod ast;
 mod attr;
 mod codec;
+mod context;
 mod ctxt;
+mod delimited;
 mod expand;
 mod fallback;
+mod lints;
 mod scan;
 mod schema;
 mod types;

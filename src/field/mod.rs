@@ -94,6 +94,7 @@
 
 pub(crate) mod bytes;
 pub(crate) mod calendar;
+mod capabilities;
 #[cfg(feature = "chrono")]
 mod chrono;
 pub(crate) mod decimal;
@@ -130,6 +131,9 @@ use smallvec::SmallVec;
 use crate::error::Result;
 use crate::key::Key;
 
+pub use capabilities::{
+    Addrs, Bools, ByteStrings, Descending, Durations, Floats, Instants, Ints, Options, Strings, SystemTimes, Uuids,
+};
 pub use decimal::{Decimals, Integer, Padded};
 pub use desc::Desc;
 #[doc(inline)]
@@ -140,10 +144,7 @@ pub use hex::{Hex, HexText};
 pub use instant::{CalendarDate, Nanos, Timestamp};
 pub use int::BigEndian;
 pub use ip::Cidr;
-pub use model::{
-    Addrs, Bools, ByteStrings, Descending, Durations, FieldType, Floats, Instants, Ints, Options, ReadField, Strings,
-    SystemTimes, Uuids, ValueFormat, WriteField,
-};
+pub use model::{FieldType, ReadField, ValueFormat, WriteField};
 pub use nested::Nested;
 pub use numeric::{Numeric, Numerics};
 pub use reversed::{Reversed, ReversedInts};

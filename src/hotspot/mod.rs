@@ -65,6 +65,7 @@
 mod report;
 mod svg;
 mod tablets;
+mod tally;
 
 pub use report::{Hotspot, Report, ReportOptions, TabletLoad, Verdict, Window, Windows};
 pub use svg::Heatmap;

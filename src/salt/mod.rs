@@ -30,11 +30,13 @@
 //! ```
 
 pub(crate) mod bucket;
+mod bucket_field;
 pub mod compat;
 mod fan_out;
 pub mod farmhash;
 pub(crate) mod store;
 
-pub use bucket::{BucketField, Buckets, Salt, SaltHash};
+pub use bucket::{Salt, SaltHash};
+pub use bucket_field::{BucketField, Buckets};
 pub use farmhash::{farm_fingerprint, fingerprint64, spanner_shard};
 pub use store::StoreBucket;

@@ -4,7 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::key::Key;
-use crate::schema::encode::{Given, write_key};
+use crate::schema::encode::write_key;
+use crate::schema::given::{Given, value_count};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform, Value};
 
 impl Schema {
@@ -82,19 +83,6 @@ impl Schema {
             }
         })
     }
-}
-
-/// How many values a schema's key holds, its flattened structs' included, prefixes and
-/// buckets not.
-pub(super) fn value_count(schema: &Schema) -> usize {
-    schema
-        .fields
-        .iter()
-        .map(|field| match field.encoding {
-            Encoding::Flattened(inner) => value_count(inner),
-            _ => 1,
-        })
-        .sum()
 }
 
 /// Whether `field`'s Rust type certainly holds `value` and the key's format writes it as the

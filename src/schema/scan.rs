@@ -13,9 +13,12 @@ use crate::range::KeyRanges;
 use crate::salt::Salt;
 use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
 use crate::schema::decode::Encoded;
-use crate::schema::encode::{bucket_of, named, ordered_bytes, parse_value, text_bytes};
+use crate::schema::encode::{named, ordered_bytes, text_bytes};
+use crate::schema::given::bucket_of;
+use crate::schema::parse::parse_value;
 use crate::schema::redact::about_field;
-use crate::schema::store::{self, StoreSchema};
+use crate::schema::store;
+use crate::schema::store_value::StoreSchema;
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 
 /// What a query asks of the field after the fixed ones, in [`Schema::scan_query`].

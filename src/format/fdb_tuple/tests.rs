@@ -1,3 +1,6 @@
+use std::borrow::Cow;
+
+use super::reader::find_zero;
 use super::*;
 use crate::field::{ByteStrings, Floats, Ints, Strings, Versionstamp};
 

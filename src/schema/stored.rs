@@ -1,0 +1,33 @@
+//! The value a field stores for the value it is given: its transform applied, within the
+//! range of the field's Rust type.
+
+use crate::error::{Error, Result};
+use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX};
+use crate::schema::redact::WITHHELD;
+use crate::schema::{FieldSchema, Transform, Value};
+use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
+
+/// The value a field stores for `value`: its transform applied.
+pub(super) fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
+    Ok(match (field.transform, value) {
+        (_, Value::Null) => Value::Null,
+        (Transform::Reverse { max }, Value::Int(v)) => Value::Int(i128::from(max) - v),
+        (Transform::BitReverse { keep_sign: true }, Value::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            Value::Int(bit_reverse(v, true).into())
+        }
+        (Transform::BitReverse { keep_sign: false }, Value::Int(v)) => {
+            let v = u64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
+            Value::Int(bit_reverse_u64(v).into())
+        }
+        (Transform::ReverseDomain, Value::Str(host)) => Value::Str(reverse_domain(host)?),
+        (Transform::Reverse { .. }, Value::Timestamp(micros)) => Value::Int(i128::from(REVERSED_TIME_MAX - micros)),
+        (Transform::Reverse { .. }, Value::Date(days)) => Value::Int(i128::from(REVERSED_DATE_MAX - days)),
+        (_, value) => value.clone(),
+    })
+}
+
+pub(super) fn out_of_range(field: &FieldSchema, v: i128) -> Error {
+    let value = if field.sensitive { format!("the value {WITHHELD}") } else { v.to_string() };
+    Error::argument("field value", format!("`{}`: {value} is out of the range of {}", field.name, field.rust_type))
+}
