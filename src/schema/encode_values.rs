@@ -88,17 +88,25 @@ impl Schema {
 /// Whether `field`'s Rust type certainly holds `value` and the key's format writes it as the
 /// type does: the common cases only; for anything else the written key is read back.
 fn holds(format: Format, field: &FieldSchema, value: &Value) -> bool {
-    if field.transform != Transform::None {
-        return false;
-    }
     let ty = bare_type(field.rust_type);
+    let in_type = |v: &i128| int_range(ty).is_some_and(|(lo, hi)| (lo..=hi).contains(v));
+    let ints = matches!(field.encoding, Encoding::Int64 | Encoding::Uint64 | Encoding::Decimal { .. });
+    match (field.transform, value) {
+        (Transform::None, _) => {}
+        // `max - v` of a value from zero to `max` is what the type's `reverse` writes (the
+        // typed path refuses a negative one); the width is checked as it is written.
+        (Transform::Reverse { max }, Value::Int(v)) if ints => {
+            return in_type(v) && *v >= 0 && *v <= i128::from(max);
+        }
+        _ => return false,
+    }
     match (field.encoding, value) {
         (_, Value::Null) => field.optional,
         // HBase's text ends at U+0000, which its reader refuses inside a value.
         (Encoding::Utf8, Value::Str(text)) => ty == "String" && !(format == Format::HBase && text.contains('\0')),
-        (Encoding::Int64 | Encoding::Uint64, Value::Int(v)) => {
-            int_range(ty).is_some_and(|(lo, hi)| (lo..=hi).contains(v))
-        }
+        (Encoding::Int64 | Encoding::Uint64, Value::Int(v)) => in_type(v),
+        // Digits of an unsigned field read back only without a sign.
+        (Encoding::Decimal { signed, .. }, Value::Int(v)) => in_type(v) && (signed || *v >= 0),
         (Encoding::Float64, Value::Float(_)) => ty == "f64",
         (Encoding::Bool, Value::Bool(_)) => ty == "bool",
         (Encoding::Uuid, Value::Uuid(_)) => ty == "Uuid",
