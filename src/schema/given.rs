@@ -6,6 +6,7 @@
 //! [`Schema::encode`]: crate::schema::Schema::encode
 //! [`Schema::encode_values`]: crate::schema::Schema::encode_values
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
@@ -24,8 +25,9 @@ pub(super) enum Given<'g> {
     Values(&'g [Value]),
 }
 
-/// The values of a schema's own fields (not its flattened ones'), parsed.
-fn values_of(schema: &Schema, given: &Given<'_>) -> Result<Vec<Option<Value>>> {
+/// The values of a schema's own fields (not its flattened ones'), parsed; values given as
+/// values are borrowed, not copied.
+fn values_of<'g>(schema: &Schema, given: &Given<'g>) -> Result<Vec<Option<Cow<'g, Value>>>> {
     let given = match given {
         Given::Text(given) => given,
         Given::Values(values) => {
@@ -49,7 +51,7 @@ fn values_of(schema: &Schema, given: &Given<'_>) -> Result<Vec<Option<Value>>> {
                                     field.name, field.rust_type
                                 ),
                             )),
-                            value => Ok(value.cloned()),
+                            value => Ok(value.map(Cow::Borrowed)),
                         }
                     }
                 })
@@ -68,7 +70,7 @@ fn values_of(schema: &Schema, given: &Given<'_>) -> Result<Vec<Option<Value>>> {
                         format!("`{}` is missing: give it as {}=VALUE", field.name, field.name),
                     )
                 })?;
-                parse_value(schema.format, field, text).map(Some).map_err(|e| about_field(field, e))
+                parse_value(schema.format, field, text).map(|v| Some(Cow::Owned(v))).map_err(|e| about_field(field, e))
             }
         })
         .collect()
@@ -77,7 +79,7 @@ fn values_of(schema: &Schema, given: &Given<'_>) -> Result<Vec<Option<Value>>> {
 /// The salt bucket of a schema's values, checked against a given `bucket=`.
 pub(super) fn bucket_of(
     schema: &Schema,
-    values: &[Option<Value>],
+    values: &[Option<Cow<'_, Value>>],
     given: &HashMap<&str, &str>,
     outer: bool,
 ) -> Result<Option<u32>> {
@@ -88,7 +90,7 @@ pub(super) fn bucket_of(
             .fields
             .iter()
             .zip(values)
-            .find_map(|(f, v)| (f.name == name).then_some((f, v.as_ref())))
+            .find_map(|(f, v)| (f.name == name).then_some((f, v.as_deref())))
             .and_then(|(f, v)| Some((f, v?)))
     };
     let bucket = if salt.hash() == SaltHash::Modulo {

@@ -393,6 +393,7 @@ impl Schema {
         let salt = self.salt.map(|s| s.salt()).transpose()?;
         let known = match self.salt {
             Some(salt_schema) if salt_schema.from.iter().all(|n| given.contains_key(n)) => {
+                let values: Vec<_> = values.iter().map(|v| v.as_ref().map(std::borrow::Cow::Borrowed)).collect();
                 bucket_of(self, &values, &HashMap::new(), false)?
             }
             _ => None,
