@@ -201,6 +201,32 @@ fn a_wide_signed_decimal_writes_and_reads_its_negative_values() {
     assert!(keys.windows(2).all(|w| w[0] < w[1]), "negative values sort before positive, larger magnitudes lower");
 }
 
+/// A value a reversed field cannot take is refused as such, by `encode` and by a re-keying
+/// into the field, rather than read back as a stored value that is "not MAX - v".
+#[test]
+fn a_reversed_field_refuses_a_negative_value_by_name() {
+    let new = Schema::from_json(
+        r##"{"rowkey_schema": 1, "type": "New", "format": "delimited", "delimiter": "#",
+        "fields": [{"name": "ts", "type": "u64", "encoding": "decimal", "width": 20, "signed": false,
+                    "reverse": {"max": 18446744073709551615}}]}"##,
+    )
+    .unwrap();
+    let old = Schema::from_json(
+        r##"{"rowkey_schema": 1, "type": "Old", "format": "delimited", "delimiter": "#",
+        "fields": [{"name": "ts", "type": "i64", "encoding": "decimal", "width": 19, "signed": true}]}"##,
+    )
+    .unwrap();
+    let expected = "`ts` is reversed (stored as MAX - v), which takes 0 to 18446744073709551615, not -5";
+    let err = new.encode(&[("ts", "-5")]).unwrap_err().to_string();
+    assert!(err.contains(expected), "{err}");
+    let err = new.encode_values(&[rowkey::schema::Value::Int(-5)]).unwrap_err().to_string();
+    assert!(err.contains(expected), "{err}");
+    let rekey = rowkey::rekey::Rekey::builder(old, new).build().unwrap();
+    let err = rekey.rekey(&old.encode(&[("ts", "-5")]).unwrap()).unwrap_err().to_string();
+    assert!(err.contains(expected), "{err}");
+    assert_eq!(rekey.rekey(&old.encode(&[("ts", "5")]).unwrap()).unwrap().as_bytes(), b"18446744073709551610");
+}
+
 #[test]
 fn the_readme_schema_file_is_the_quickstart_keys() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/reading.schema.json");

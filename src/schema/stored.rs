@@ -11,6 +11,15 @@ use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
 pub(super) fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
     Ok(match (field.transform, value) {
         (_, Value::Null) => Value::Null,
+        // The typed path refuses these too; reversed, they would be a negative stored value,
+        // which reads back as a puzzle about `MAX - v` rather than about the value given.
+        (Transform::Reverse { max }, Value::Int(v)) if *v < 0 || *v > i128::from(max) => {
+            let value = if field.sensitive { format!("the value {WITHHELD}") } else { v.to_string() };
+            return Err(Error::argument(
+                "field value",
+                format!("`{}` is reversed (stored as MAX - v), which takes 0 to {max}, not {value}", field.name),
+            ));
+        }
         (Transform::Reverse { max }, Value::Int(v)) => Value::Int(i128::from(max) - v),
         (Transform::BitReverse { keep_sign: true }, Value::Int(v)) => {
             let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
