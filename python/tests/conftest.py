@@ -20,10 +20,10 @@ def vectors_path():
 def rowkey_command():
     """The `rowkey` command built from this checkout, for the tests that hold the package to
     what the command says."""
-    path = os.environ.get("ROWKEY_COMMAND")
+    path = os.environ.get("ROWKEY_BIN")
     if not path or not os.access(path, os.X_OK):
         pytest.fail(
-            "ROWKEY_COMMAND is not the path of the `rowkey` command: build it (`cargo build -p rowkey-cli`) and "
-            "set ROWKEY_COMMAND=target/debug/rowkey (.ci/run does)"
+            "ROWKEY_BIN is not the path of the `rowkey` command: build it (`cargo build -p rowkey-cli`) and "
+            "set ROWKEY_BIN=target/debug/rowkey (.ci/run does)"
         )
     return path

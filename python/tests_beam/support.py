@@ -6,6 +6,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import time
 import warnings
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
@@ -146,6 +147,15 @@ def brute_force(
 
 
 DIRECT_ARGS = ["--direct_num_workers", "2", "--direct_running_mode", "multi_processing"]
+
+
+def beam_command(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    """`python -m rowkey.beam ARGS` as a user runs it, on the DirectRunner's two worker processes."""
+    return subprocess.run(
+        [sys.executable, "-m", "rowkey.beam", *args, *DIRECT_ARGS], capture_output=True, text=True, timeout=timeout
+    )
+
+
 """The command's Beam options of the tests: the DirectRunner with two worker processes."""
 
 

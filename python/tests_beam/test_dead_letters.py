@@ -2,8 +2,6 @@
 and every other row copied; a sensitive field's value in neither the file nor the logs."""
 
 import json
-import subprocess
-import sys
 
 import rowkey
 import support
@@ -49,37 +47,26 @@ def test_a_sensitive_value_stays_out_of_dead_letters_and_logs(tmp_path):
     bad = [(b"car#secret-bad#x", support.cells(1)), (b"car#secret-bad", support.cells(2))]
     support.fill("dls_old", good + bad)
     dead = tmp_path / "dead.jsonl"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rowkey.beam",
-            "migrate",
-            "--from",
-            str(support.SCHEMAS / "device_reading.json"),
-            "--to",
-            str(support.SCHEMAS / "ordered_reading.json"),
-            "--rename",
-            "device=device_id",
-            "--default",
-            "region=eu",
-            "--project",
-            support.PROJECT,
-            "--instance",
-            support.INSTANCE,
-            "--source",
-            "dls_old",
-            "--target",
-            "dls_new",
-            "--dead-letters",
-            str(dead),
-            "--direct_num_workers",
-            "2",
-            "--direct_running_mode",
-            "multi_processing",
-        ],
-        capture_output=True,
-        text=True,
+    done = support.beam_command(
+        "migrate",
+        "--from",
+        str(support.SCHEMAS / "device_reading.json"),
+        "--to",
+        str(support.SCHEMAS / "ordered_reading.json"),
+        "--rename",
+        "device=device_id",
+        "--default",
+        "region=eu",
+        "--project",
+        support.PROJECT,
+        "--instance",
+        support.INSTANCE,
+        "--source",
+        "dls_old",
+        "--target",
+        "dls_new",
+        "--dead-letters",
+        str(dead),
         timeout=600,
     )
     assert done.returncode == 1, done.stdout + done.stderr[-3000:]

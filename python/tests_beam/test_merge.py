@@ -2,9 +2,6 @@
 become one row holding the cells of all, as `rowkey migrate run` makes it; verify compares the
 merged row with the union of its old rows' cells."""
 
-import subprocess
-import sys
-
 import rowkey
 import support
 from rowkey.beam import Mapping, run
@@ -44,10 +41,16 @@ def test_rows_that_differ_only_in_a_dropped_field_merge(tmp_path):
     support.assert_same(got, support.read_all("merge_rust"), "the merged target against `rowkey migrate run`'s")
 
     where = ["--project", support.PROJECT, "--instance", support.INSTANCE, "--source", "merge_old"]
-    check = subprocess.run(
-        [sys.executable, "-m", "rowkey.beam", "verify", *MOVE, "--merge-rows", *where, "--target", "merge_beam",
-         "--output", str(tmp_path / "report.txt"), *support.DIRECT_ARGS],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+    check = support.beam_command(
+        "verify",
+        *MOVE,
+        "--merge-rows",
+        *where,
+        "--target",
+        "merge_beam",
+        "--output",
+        str(tmp_path / "report.txt"),
+        timeout=600,
+    )
     assert check.returncode == 0, check.stdout + check.stderr[-3000:]
     assert f"old rows: {n + n // 10}, new rows: {n}, compared: {n}, missing: 0, differing: 0, extra: 0" in check.stdout

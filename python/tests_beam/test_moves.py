@@ -2,9 +2,6 @@
 the target equals the target of `rowkey migrate run` for the same move, cell for cell, and brute
 force; a second run leaves it as it is."""
 
-import subprocess
-import sys
-
 import rowkey
 import support
 from rowkey.beam import run
@@ -90,27 +87,16 @@ def test_delimited_to_ordered_with_a_rename_and_a_default_from_the_command(tmp_p
         "region=eu",
     ]
     where = ["--project", support.PROJECT, "--instance", support.INSTANCE, "--source", "delimited"]
-    beam = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rowkey.beam",
-            "migrate",
-            *mapping_args,
-            *where,
-            "--target",
-            "ordered_beam",
-            "--dead-letters",
-            str(tmp_path / "dead.jsonl"),
-            "--runner",
-            "DirectRunner",
-            "--direct_num_workers",
-            "2",
-            "--direct_running_mode",
-            "multi_processing",
-        ],
-        capture_output=True,
-        text=True,
+    beam = support.beam_command(
+        "migrate",
+        *mapping_args,
+        *where,
+        "--target",
+        "ordered_beam",
+        "--dead-letters",
+        str(tmp_path / "dead.jsonl"),
+        "--runner",
+        "DirectRunner",
         timeout=900,
     )
     assert beam.returncode == 0, beam.stderr[-3000:]
@@ -136,25 +122,14 @@ def test_delimited_to_ordered_with_a_rename_and_a_default_from_the_command(tmp_p
         "the pipeline's target against brute force",
     )
 
-    check = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rowkey.beam",
-            "verify",
-            *mapping_args,
-            *where,
-            "--target",
-            "ordered_beam",
-            "--output",
-            str(tmp_path / "verify.txt"),
-            "--direct_num_workers",
-            "2",
-            "--direct_running_mode",
-            "multi_processing",
-        ],
-        capture_output=True,
-        text=True,
+    check = support.beam_command(
+        "verify",
+        *mapping_args,
+        *where,
+        "--target",
+        "ordered_beam",
+        "--output",
+        str(tmp_path / "verify.txt"),
         timeout=900,
     )
     assert check.returncode == 0, check.stdout + check.stderr[-3000:]

@@ -1,9 +1,6 @@
 """The verify pipeline finds a deleted row, a changed cell, an extra row and an old row that
 cannot be re-keyed, each by both its keys, and exits non-zero; a clean copy exits 0."""
 
-import subprocess
-import sys
-
 import rowkey
 import support
 from google.cloud.bigtable.data import DeleteAllFromRow
@@ -11,33 +8,22 @@ from rowkey.beam import key_text, run, table_io
 
 
 def verify_command(tmp_path, source, target):
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rowkey.beam",
-            "verify",
-            "--from",
-            str(support.SCHEMAS / "by_time.json"),
-            "--to",
-            str(support.SCHEMAS / "reading.json"),
-            "--project",
-            support.PROJECT,
-            "--instance",
-            support.INSTANCE,
-            "--source",
-            source,
-            "--target",
-            target,
-            "--output",
-            str(tmp_path / "report.txt"),
-            "--direct_num_workers",
-            "2",
-            "--direct_running_mode",
-            "multi_processing",
-        ],
-        capture_output=True,
-        text=True,
+    return support.beam_command(
+        "verify",
+        "--from",
+        str(support.SCHEMAS / "by_time.json"),
+        "--to",
+        str(support.SCHEMAS / "reading.json"),
+        "--project",
+        support.PROJECT,
+        "--instance",
+        support.INSTANCE,
+        "--source",
+        source,
+        "--target",
+        target,
+        "--output",
+        str(tmp_path / "report.txt"),
         timeout=600,
     )
 
