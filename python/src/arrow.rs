@@ -38,6 +38,9 @@ struct Array {
     buffers: Vec<Vec<u8>>,
     /// The timestamp's unit and whether it has a time zone, for a timestamp array.
     time: Option<(String, bool)>,
+    /// The width of a `fixed_size_binary` value, from the type: a buffer may be longer than
+    /// its values need.
+    byte_width: usize,
 }
 
 impl Array {
@@ -51,6 +54,8 @@ impl Array {
             ty = array.getattr(pyo3::intern!(py, "type"))?;
         }
         let type_text = ty.str()?.to_string();
+        let byte_width =
+            if type_text.starts_with("fixed_size_binary") { ty.getattr("byte_width")?.extract()? } else { 0 };
         let time = if type_text.starts_with("timestamp") {
             Some((ty.getattr("unit")?.extract()?, !ty.getattr("tz")?.is_none()))
         } else {
@@ -71,7 +76,15 @@ impl Array {
                 buffers.push(bytes);
             }
         }
-        Ok(Array { len: array.len()?, offset: array.getattr("offset")?.extract()?, type_text, validity, buffers, time })
+        Ok(Array {
+            len: array.len()?,
+            offset: array.getattr("offset")?.extract()?,
+            type_text,
+            validity,
+            buffers,
+            time,
+            byte_width,
+        })
     }
 
     fn is_null(&self, i: usize) -> bool {
@@ -203,8 +216,7 @@ fn value_at(field: &FieldSchema, array: &Array, i: usize) -> Result<Value, Strin
         Encoding::Bool => Value::Bool(array.bit(i)),
         Encoding::Uuid => Value::Uuid(array.fixed(i, 16).try_into().unwrap_or([0; 16])),
         Encoding::Bytes | Encoding::ByteArray { .. } if ty.starts_with("fixed_size_binary") => {
-            let width = array.buffers[0].len().checked_div(array.offset + array.len).unwrap_or(0);
-            Value::Bytes(array.fixed(i, width).to_vec())
+            Value::Bytes(array.fixed(i, array.byte_width).to_vec())
         }
         Encoding::Bytes | Encoding::ByteArray { .. } => Value::Bytes(array.variable(i).to_vec()),
         Encoding::Date(_) => Value::Date(i64::from(i32::from_le_bytes(array.fixed(i, 4).try_into().unwrap_or([0; 4])))),

@@ -201,3 +201,16 @@ def test_integer_columns_of_every_width_are_their_values(ty, data):
     back = schema.decode_many(keys)
     assert back.column("n").to_pylist() == ns and back.column("b").to_pylist() == bs
     assert schema.encode_many(back).to_pylist() == keys.to_pylist()
+
+
+def test_a_fixed_width_column_reads_by_its_type_not_its_buffer_length():
+    schema = rowkey.Schema.from_json(json.dumps({
+        "rowkey_schema": 1, "type": "Tagged", "format": "ordered",
+        "fields": [{"name": "tag", "type": "[u8; 3]", "encoding": "byte_array", "len": 3},
+                   {"name": "n", "type": "u8", "encoding": "int64"}],
+    }))
+    # A values buffer longer than its two values need, as a builder's or a file's may be.
+    tags = pa.Array.from_buffers(pa.binary(3), 2, [None, pa.py_buffer(b"abcdef" + b"\x00" * 10)])
+    table = pa.table({"tag": tags, "n": pa.array([1, 2], pa.uint8())})
+    rows = [{"tag": b"abc", "n": 1}, {"tag": b"def", "n": 2}]
+    assert schema.encode_many(table).to_pylist() == schema.encode_many(rows)
