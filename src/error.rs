@@ -31,8 +31,15 @@ impl Location {
     /// A location that names nothing yet.
     pub(crate) const UNKNOWN: Location = Location { field: None, name: None, offset: None };
 
-    /// A location at a byte offset, outside any particular field.
-    pub(crate) const fn at(offset: usize) -> Location {
+    /// A location at a byte offset, outside any particular field: for the errors a format's
+    /// reader gives about the key as a whole ([`Error::TrailingBytes`] has its own offset).
+    ///
+    /// ```
+    /// let e = rowkey::Error::Truncated { at: rowkey::Location::at(4), detail: "the key ends inside a field" };
+    /// assert_eq!(e.location().offset(), Some(4));
+    /// ```
+    #[must_use]
+    pub const fn at(offset: usize) -> Location {
         Location { field: None, name: None, offset: Some(offset) }
     }
 
@@ -298,9 +305,15 @@ impl Error {
     }
 
     /// Fills in the field's position, name and start offset where the error does not have
-    /// them yet. Key writers and readers call this on what a field's codec returns.
+    /// them yet. Key writers and readers call this on what a field's codec returns, so a
+    /// format of your own locates its errors as the built-in ones do.
+    ///
+    /// ```
+    /// let e = rowkey::Error::invalid("u32", "the field is 3 bytes, not 4").in_field(2, Some("day"), 9);
+    /// assert_eq!((e.location().field(), e.location().name(), e.location().offset()), (Some(2), Some("day"), Some(9)));
+    /// ```
     #[must_use]
-    pub(crate) fn in_field(mut self, field: usize, name: Option<&'static str>, offset: usize) -> Error {
+    pub fn in_field(mut self, field: usize, name: Option<&'static str>, offset: usize) -> Error {
         if let Some(at) = self.location_mut() {
             *at = at.fill(field, name, offset);
         }
@@ -317,13 +330,27 @@ impl Error {
         self
     }
 
-    /// An [`Error::InvalidField`] whose location the reader fills in.
-    pub(crate) fn invalid(ty: &'static str, detail: impl Into<Cow<'static, str>>) -> Error {
+    /// An [`Error::InvalidField`] about a field of type `ty`, whose location the key's reader
+    /// fills in ([`in_field`](Self::in_field)).
+    ///
+    /// ```
+    /// let e = rowkey::Error::invalid("bool", "the byte is 07, not 00 or 01");
+    /// assert!(e.to_string().contains("07, not 00 or 01"));
+    /// ```
+    #[must_use]
+    pub fn invalid(ty: &'static str, detail: impl Into<Cow<'static, str>>) -> Error {
         Error::InvalidField { at: Location::UNKNOWN, ty, detail: detail.into() }
     }
 
-    /// An [`Error::Unencodable`] whose location the writer fills in.
-    pub(crate) fn unencodable(ty: &'static str, detail: impl Into<Cow<'static, str>>) -> Error {
+    /// An [`Error::Unencodable`]: a value of type `ty` that the format cannot write in order;
+    /// the key's writer fills in the location.
+    ///
+    /// ```
+    /// let e = rowkey::Error::unencodable("f64", "NaN has no place in the order");
+    /// assert!(e.to_string().contains("NaN"));
+    /// ```
+    #[must_use]
+    pub fn unencodable(ty: &'static str, detail: impl Into<Cow<'static, str>>) -> Error {
         Error::Unencodable { at: Location::UNKNOWN, ty, detail: detail.into() }
     }
 
@@ -332,8 +359,15 @@ impl Error {
         Error::InvalidArgument { what, detail: detail.into() }
     }
 
-    /// An [`Error::OutOfRange`] whose location the reader fills in.
-    pub(crate) fn out_of_range(value: i128, ty: &'static str) -> Error {
+    /// An [`Error::OutOfRange`]: a value read back that does not fit `ty`; the key's reader
+    /// fills in the location.
+    ///
+    /// ```
+    /// let e = rowkey::Error::out_of_range(300, "u8");
+    /// assert!(e.to_string().contains("300"));
+    /// ```
+    #[must_use]
+    pub fn out_of_range(value: i128, ty: &'static str) -> Error {
         Error::OutOfRange { at: Location::UNKNOWN, value, ty }
     }
 }

@@ -14,28 +14,15 @@ pub use crate::field::{
     Alphabet, BigEndian, DecodeText, Desc, EncodeText, FieldType, Hex, Integer, Nanos, Numeric, Padded, ReadField,
     Reversed, WriteField,
 };
-pub use crate::format::Ordered;
-pub use crate::format::delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
-pub use crate::format::fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
-pub use crate::format::flatten::{
-    FlattenDelimited, FlattenFdb, FlattenHBase, FlattenMemcomparable, FlattenOrdered, assert_flatten_delimited,
-    assert_flatten_fdb, assert_flatten_hbase, assert_flatten_memcomparable, assert_flatten_ordered, delimited_alphabet,
-    delimited_fields, fdb_fields, hbase_fields, memcomparable_fields, ordered_fields, read_delimited, read_fdb,
-    read_hbase, read_memcomparable, read_ordered, write_delimited, write_fdb, write_hbase, write_memcomparable,
-    write_ordered,
+pub use crate::format::delimited::Delimited;
+pub use crate::format::flatten::{FlattenKey, assert_flatten, flat_alphabet, flat_fields, prefix_fields};
+pub use crate::format::{
+    DelimitedText, FdbTuple, FormatKey, HBase, KeyFormat, KeyReader, KeyWriter, Memcomparable, Ordered,
 };
-pub use crate::format::hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
-pub use crate::format::memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, MemcomparableWriter};
-pub use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
-pub use crate::format::prefix::check_prefix;
 pub use crate::key::Key;
 pub use crate::range::KeyRanges;
-pub use crate::row_key::{
-    RowKey, decode_delimited, decode_fdb, decode_hbase, decode_memcomparable, decode_ordered, encode_delimited,
-    encode_fdb, encode_hbase, encode_memcomparable, encode_ordered, scan_error,
-};
-pub use crate::salt::bucket::{bucket, check_bucket, read_bucket};
-pub use crate::salt::store::read_store_bucket;
+pub use crate::row_key::{RowKey, decode_derived, encode_derived, scan_error};
+pub use crate::salt::bucket::{bucket, check_bucket};
 pub use crate::salt::{BucketField, Salt, SaltHash};
 pub use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
 pub use crate::schema::{Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};

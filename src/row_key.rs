@@ -1,8 +1,7 @@
 //! The [`RowKey`] trait, and its implementations for tuples.
 
 use crate::error::{Error, Result};
-use crate::format::ordered::{OrderedKey, decode_key, encode_key};
-use crate::format::{Delimited, DelimitedKey, FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
+use crate::format::key_format::{FormatKey, KeyFormat, decode_key, encode_key};
 use crate::key::Key;
 use crate::schema::KeySchema;
 
@@ -130,127 +129,36 @@ pub fn scan_error<T: KeySchema>(error: Error, name: &'static str) -> Error {
     redacted::<T>(error.with_name(name))
 }
 
-/// `RowKey::encode_into` of a derived ordered key: the whole key, then the length limit.
+/// `RowKey::encode_into` of a derived key, in every format: the whole key, then the length
+/// limit.
 ///
 /// # Errors
 ///
 /// What a field's encoder returns, or [`Error::TooLong`]; `out` is then empty.
 #[inline]
-pub fn encode_ordered<'de, T: OrderedKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    encode_key(value, out).map_err(redacted::<T>)?;
-    check_len(out, max_len)
-}
-
-/// `RowKey::from_key` of a derived ordered key: the length limit, then the whole key.
-///
-/// # Errors
-///
-/// [`Error::TooLong`], or what the reader or a field's decoder returns.
-#[inline]
-pub fn decode_ordered<'de, T: OrderedKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
-    check_read_len(bytes, max_len)?;
-    decode_key(bytes).map_err(redacted::<T>)
-}
-
-/// `RowKey::encode_into` of a derived delimited key.
-///
-/// # Errors
-///
-/// As [`Delimited::encode_into`], or [`Error::TooLong`]; `out` is then empty.
-#[inline]
-pub fn encode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
-    delimiter: &'static str,
+pub fn encode_derived<'de, F: KeyFormat, T: FormatKey<'de, F> + KeySchema>(
+    format: &F,
     value: &T,
     out: &mut Key,
     max_len: usize,
 ) -> Result<()> {
-    Delimited::new(delimiter)?.encode_into(value, out).map_err(redacted::<T>)?;
+    encode_key(format, value, out).map_err(redacted::<T>)?;
     check_len(out, max_len)
 }
 
-/// `RowKey::from_key` of a derived delimited key: the length limit, then the whole key.
+/// `RowKey::from_key` of a derived key, in every format: the length limit, then the whole key.
 ///
 /// # Errors
 ///
-/// [`Error::TooLong`], or as [`Delimited::from_key`].
+/// [`Error::TooLong`], or what the format's reader or a field's decoder returns.
 #[inline]
-pub fn decode_delimited<'de, T: DelimitedKey<'de> + KeySchema>(
-    delimiter: &'static str,
+pub fn decode_derived<'de, F: KeyFormat, T: FormatKey<'de, F> + KeySchema>(
+    format: &F,
     bytes: &'de [u8],
     max_len: usize,
 ) -> Result<T> {
     check_read_len(bytes, max_len)?;
-    Delimited::new(delimiter)?.from_key(bytes).map_err(redacted::<T>)
-}
-
-/// `RowKey::encode_into` of a derived FoundationDB tuple key.
-///
-/// # Errors
-///
-/// As [`FdbTuple::encode_into`], or [`Error::TooLong`]; `out` is then empty.
-#[inline]
-pub fn encode_fdb<'de, T: FdbKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    FdbTuple::default().encode_into(value, out).map_err(redacted::<T>)?;
-    check_len(out, max_len)
-}
-
-/// `RowKey::from_key` of a derived FoundationDB tuple key: the length limit, then the key.
-///
-/// # Errors
-///
-/// [`Error::TooLong`], or as [`FdbTuple::from_key`].
-#[inline]
-pub fn decode_fdb<'de, T: FdbKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
-    check_read_len(bytes, max_len)?;
-    FdbTuple::default().from_key(bytes).map_err(redacted::<T>)
-}
-
-/// `RowKey::encode_into` of a derived memcomparable key.
-///
-/// # Errors
-///
-/// As [`Memcomparable::encode_into`], or [`Error::TooLong`]; `out` is then empty.
-#[inline]
-pub fn encode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(
-    value: &T,
-    out: &mut Key,
-    max_len: usize,
-) -> Result<()> {
-    Memcomparable.encode_into(value, out).map_err(redacted::<T>)?;
-    check_len(out, max_len)
-}
-
-/// `RowKey::from_key` of a derived memcomparable key: the length limit, then the key.
-///
-/// # Errors
-///
-/// [`Error::TooLong`], or as [`Memcomparable::from_key`].
-#[inline]
-pub fn decode_memcomparable<'de, T: MemcomparableKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
-    check_read_len(bytes, max_len)?;
-    Memcomparable.from_key(bytes).map_err(redacted::<T>)
-}
-
-/// `RowKey::encode_into` of a derived HBase key.
-///
-/// # Errors
-///
-/// As [`HBase::encode_into`], or [`Error::TooLong`]; `out` is then empty.
-#[inline]
-pub fn encode_hbase<'de, T: HBaseKey<'de> + KeySchema>(value: &T, out: &mut Key, max_len: usize) -> Result<()> {
-    HBase.encode_into(value, out).map_err(redacted::<T>)?;
-    check_len(out, max_len)
-}
-
-/// `RowKey::from_key` of a derived HBase key: the length limit, then the key.
-///
-/// # Errors
-///
-/// [`Error::TooLong`], or as [`HBase::from_key`].
-#[inline]
-pub fn decode_hbase<'de, T: HBaseKey<'de> + KeySchema>(bytes: &'de [u8], max_len: usize) -> Result<T> {
-    check_read_len(bytes, max_len)?;
-    HBase.from_key(bytes).map_err(redacted::<T>)
+    decode_key(format, bytes).map_err(redacted::<T>)
 }
 
 /// Refuses a key longer than its type writes: its value could not be encoded again, so

@@ -215,7 +215,9 @@ impl SplitPlanner<'_> {
 pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
     let mut key = Key::new();
     match schema.format {
-        Format::FdbTuple | Format::Memcomparable | Format::HBase => return store::lead(schema, bucket),
+        Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
+            return store::lead(schema, bucket);
+        }
         Format::Ordered => {
             let mut w = OrderedWriter::new(&mut key);
             if let Some(prefix) = schema.prefix {
@@ -271,7 +273,7 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
         let field = first_field(schema)?;
         // A store format's point holds a whole value of the field, the others its leading digits.
         let (value, more) = match schema.format {
-            Format::FdbTuple | Format::Memcomparable | Format::HBase => {
+            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
                 (store::first_field_value(schema, field, key)?.to_string(), "")
             }
             Format::Ordered | Format::Delimited(_) => (inner_digits(schema, field, body)?, "…"),

@@ -7,13 +7,13 @@ mod common;
 use common::{Value, data, hex, parse_struct, rows, to_hex};
 use rowkey::field::{Hex, Padded, Reversed};
 use rowkey::format::delimited::DelimitedWriter;
-use rowkey::format::{Delimited, DelimitedKey, DelimitedReader};
+use rowkey::format::{Delimited, DelimitedReader, FormatKey};
 use rowkey::{BigEndian, Error, Key};
 
 /// A vector row's fields as a delimited key type decided at run time.
 struct Row(Vec<Value>);
 
-impl<'de> DelimitedKey<'de> for Row {
+impl<'de> FormatKey<'de, Delimited> for Row {
     // Only written, never read: the count matters to the reader alone.
     const FIELDS: usize = 0;
 

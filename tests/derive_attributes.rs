@@ -8,7 +8,7 @@ use common::keys::{Reading, WebPage};
 
 use proptest::prelude::*;
 use rowkey::field::{Hex, Padded, Reversed};
-use rowkey::format::{Delimited, DelimitedKey, OrderedKey};
+use rowkey::format::{Delimited, FormatKey, Ordered};
 use rowkey::salt::SaltHash;
 use rowkey::schema::{Encoding, Format, KeyField, Transform};
 use rowkey::transform::{BitReversed, ReversedDomain};
@@ -106,7 +106,7 @@ fn ordered_attributes_are_the_runtime_wrappers() {
         .unwrap();
     assert_eq!(key, by_hand);
     assert_eq!(Wrapped::from_key(&key).unwrap(), row);
-    assert_eq!(<Wrapped as OrderedKey>::FIELDS, 7);
+    assert_eq!(<Wrapped as FormatKey<Ordered>>::FIELDS, 7);
 
     let err = Wrapped { balance: Some(-1), ..row }.to_key().unwrap_err();
     assert_eq!(err.location().name(), Some("balance"), "{err}");
@@ -222,14 +222,14 @@ fn flatten_inlines_the_fields() {
     let key = sample.to_key().unwrap();
     assert_eq!(key, ("phone", 7u32, Desc(99i64)).to_key().unwrap());
     assert_eq!(Sample::from_key(&key).unwrap(), sample);
-    assert_eq!(<Sample as OrderedKey>::FIELDS, 3);
+    assert_eq!(<Sample as FormatKey<Ordered>>::FIELDS, 3);
     assert_eq!(Sample::SCHEMA.field_count(), 3);
 
     let text = SampleText { device: DeviceText { kind: "phone".into(), id: 0x4c41_0523 }, ts: 5 };
     let key = text.to_key().unwrap();
     assert_eq!(key, "s#phone#4c410523#9223372036854775802");
     assert_eq!(SampleText::from_key(&key).unwrap(), text);
-    assert_eq!(<SampleText as DelimitedKey>::FIELDS, 4);
+    assert_eq!(<SampleText as FormatKey<Delimited>>::FIELDS, 4);
     // The delimiter check sees the flattened fields' alphabets: '0' is a hex digit.
     assert!(Delimited::for_key::<SampleText>("#").is_ok());
     assert!(Delimited::for_key::<SampleText>("0").unwrap_err().to_string().contains("field 2"));
@@ -242,7 +242,7 @@ fn schema_describes_the_key() {
     assert_eq!(schema.format, Format::Delimited("#"));
     let salt = schema.salt.unwrap();
     assert_eq!((salt.buckets, salt.hash, salt.from), (16, SaltHash::FarmHash, &["device_id"][..]));
-    assert_eq!(schema.field_count(), <Reading as DelimitedKey>::FIELDS);
+    assert_eq!(schema.field_count(), <Reading as FormatKey<Delimited>>::FIELDS);
     let ts = schema.field("ts_millis").unwrap();
     assert_eq!(ts.encoding, Encoding::Decimal { width: 19, signed: false });
     assert_eq!(ts.transform, Transform::Reverse { max: i64::MAX.unsigned_abs() });

@@ -90,6 +90,8 @@ impl<'a> Input<'a> {
             KeyFormat::Memcomparable
         } else if attrs.hbase.is_some() {
             KeyFormat::HBase
+        } else if attrs.format.is_some() {
+            KeyFormat::Custom
         } else {
             KeyFormat::Ordered
         }
@@ -192,6 +194,9 @@ pub enum KeyFormat {
     FdbTuple,
     Memcomparable,
     HBase,
+    /// `format = path`: a format of the user's, framed as the store formats are (a raw prefix,
+    /// the bucket as the format writes a salt's bucket).
+    Custom,
 }
 
 impl KeyFormat {
@@ -203,13 +208,27 @@ impl KeyFormat {
             KeyFormat::FdbTuple => "FoundationDB tuple",
             KeyFormat::Memcomparable => "memcomparable",
             KeyFormat::HBase => "HBase",
+            KeyFormat::Custom => "custom-format",
+        }
+    }
+
+    /// The format's `KeyFormat` type under `__private` (not called for a custom format,
+    /// whose path is the user's).
+    pub fn runtime_type(self) -> &'static str {
+        match self {
+            KeyFormat::Ordered => "Ordered",
+            KeyFormat::Delimited => "Delimited",
+            KeyFormat::FdbTuple => "FdbTuple",
+            KeyFormat::Memcomparable => "Memcomparable",
+            KeyFormat::HBase => "HBase",
+            KeyFormat::Custom => unreachable!("a custom format is named by its path"),
         }
     }
 
     /// A store format: FoundationDB tuples, memcomparable or HBase, whose prefix is raw bytes
     /// and whose bucket is the format's integer.
     pub fn is_store(self) -> bool {
-        matches!(self, KeyFormat::FdbTuple | KeyFormat::Memcomparable | KeyFormat::HBase)
+        matches!(self, KeyFormat::FdbTuple | KeyFormat::Memcomparable | KeyFormat::HBase | KeyFormat::Custom)
     }
 }
 

@@ -47,6 +47,7 @@ pub const DELIMITED: Symbol = Symbol("delimited");
 pub const FDB_TUPLE: Symbol = Symbol("fdb_tuple");
 pub const MEMCOMPARABLE: Symbol = Symbol("memcomparable");
 pub const HBASE: Symbol = Symbol("hbase");
+pub const FORMAT: Symbol = Symbol("format");
 pub const PREFIX: Symbol = Symbol("prefix");
 pub const SALT: Symbol = Symbol("salt");
 pub const MAX_LEN: Symbol = Symbol("max_len");
@@ -81,7 +82,7 @@ pub const SENSITIVE: Symbol = Symbol("sensitive");
 pub const ALLOW_PERSONAL_DATA: Symbol = Symbol("allow_personal_data");
 
 const CONTAINER_WORDS: &[Symbol] =
-    &[ORDERED, DELIMITED, FDB_TUPLE, MEMCOMPARABLE, HBASE, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
+    &[ORDERED, DELIMITED, FDB_TUPLE, MEMCOMPARABLE, HBASE, FORMAT, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
 const SALT_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH];
 const FIELD_WORDS: &[Symbol] = &[
     DESC,
@@ -147,6 +148,8 @@ pub struct Container {
     pub fdb_tuple: Option<Span>,
     pub memcomparable: Option<Span>,
     pub hbase: Option<Span>,
+    /// `format = path::ToFormat`: a `KeyFormat` defined outside rowkey.
+    pub format: Option<syn::Path>,
     pub prefix: Option<LitStr>,
     pub salt: Option<Salt>,
     pub max_len: Option<(usize, LitInt)>,
@@ -238,6 +241,13 @@ impl Container {
                     flag(cx, &meta, MEMCOMPARABLE, &mut out.memcomparable)
                 } else if meta.path == HBASE {
                     flag(cx, &meta, HBASE, &mut out.hbase)
+                } else if meta.path == FORMAT {
+                    let path = meta
+                        .value()
+                        .and_then(|value| value.parse::<syn::Path>())
+                        .map_err(|_| meta.error("`format` takes the path of a type that implements `rowkey::format::KeyFormat`: `format = my_store::Layout`"))?;
+                    set(cx, &mut out.format, FORMAT, span, path);
+                    Ok(())
                 } else if meta.path == PREFIX {
                     let lit = string(&meta, PREFIX, "prefix = \"tenant\"")?;
                     set(cx, &mut out.prefix, PREFIX, span, lit);

@@ -23,102 +23,38 @@ pub(crate) struct Context<'i, 'a> {
     /// `::rowkey::__private`.
     pub(crate) p: TokenStream,
     pub(crate) lifetimes: Lifetimes,
-    /// The runtime items of the key's format.
+    /// The key's format.
     pub(crate) spec: Spec,
-    /// `FlattenOrdered`, `FlattenFdb`, ...: what a flattened field's type implements.
-    pub(crate) flatten: TokenStream,
 }
 
-/// The runtime items a key format's impls name, all under `__private`.
+/// A key's format as generated code names it: its `KeyFormat` type and the value a key is
+/// written with. The one place the derive's table of formats (`KeyFormat` in `ast`) meets the
+/// runtime.
 pub(crate) struct Spec {
-    /// `OrderedKey`, `FdbKey`, ...
-    pub(crate) key_trait: &'static str,
-    /// The writer and reader `write_fields` and `read_fields` take.
-    pub(crate) writer: &'static str,
-    pub(crate) reader: &'static str,
-    /// `Ordered`, `FdbTuple`, ...: the format parameter of the field model.
-    pub(crate) value_format: &'static str,
-    /// The flattening trait and its functions: `FlattenOrdered`, `assert_flatten_ordered`,
-    /// `ordered_fields`, `write_ordered`, `read_ordered`.
-    pub(crate) flatten: &'static str,
-    pub(crate) assert_flatten: &'static str,
-    pub(crate) flat_fields: &'static str,
-    pub(crate) write_flat: &'static str,
-    pub(crate) read_flat: &'static str,
-    /// `RowKey`'s two bodies: `encode_ordered`, `decode_ordered`.
-    pub(crate) encode: &'static str,
-    pub(crate) decode: &'static str,
+    /// `#p::Ordered`, `#p::FdbTuple`, ..., or the path of `format = ...`.
+    pub(crate) format: TokenStream,
+    /// The format value: `<F as Default>::default()`, or the delimited format of the key's
+    /// delimiter (an expression that may return early with its error).
+    pub(crate) value: TokenStream,
 }
 
 impl Spec {
-    pub(crate) fn of(format: KeyFormat) -> Spec {
-        match format {
-            KeyFormat::Ordered => Spec {
-                key_trait: "OrderedKey",
-                writer: "OrderedWriter",
-                reader: "OrderedReader",
-                value_format: "Ordered",
-                flatten: "FlattenOrdered",
-                assert_flatten: "assert_flatten_ordered",
-                flat_fields: "ordered_fields",
-                write_flat: "write_ordered",
-                read_flat: "read_ordered",
-                encode: "encode_ordered",
-                decode: "decode_ordered",
-            },
-            KeyFormat::Delimited => Spec {
-                key_trait: "DelimitedKey",
-                writer: "DelimitedWriter",
-                reader: "DelimitedReader",
-                value_format: "Delimited",
-                flatten: "FlattenDelimited",
-                assert_flatten: "assert_flatten_delimited",
-                flat_fields: "delimited_fields",
-                write_flat: "write_delimited",
-                read_flat: "read_delimited",
-                encode: "encode_delimited",
-                decode: "decode_delimited",
-            },
-            KeyFormat::FdbTuple => Spec {
-                key_trait: "FdbKey",
-                writer: "TupleWriter",
-                reader: "TupleReader",
-                value_format: "FdbTuple",
-                flatten: "FlattenFdb",
-                assert_flatten: "assert_flatten_fdb",
-                flat_fields: "fdb_fields",
-                write_flat: "write_fdb",
-                read_flat: "read_fdb",
-                encode: "encode_fdb",
-                decode: "decode_fdb",
-            },
-            KeyFormat::Memcomparable => Spec {
-                key_trait: "MemcomparableKey",
-                writer: "MemcomparableWriter",
-                reader: "MemcomparableReader",
-                value_format: "Memcomparable",
-                flatten: "FlattenMemcomparable",
-                assert_flatten: "assert_flatten_memcomparable",
-                flat_fields: "memcomparable_fields",
-                write_flat: "write_memcomparable",
-                read_flat: "read_memcomparable",
-                encode: "encode_memcomparable",
-                decode: "decode_memcomparable",
-            },
-            KeyFormat::HBase => Spec {
-                key_trait: "HBaseKey",
-                writer: "HBaseWriter",
-                reader: "HBaseReader",
-                value_format: "HBase",
-                flatten: "FlattenHBase",
-                assert_flatten: "assert_flatten_hbase",
-                flat_fields: "hbase_fields",
-                write_flat: "write_hbase",
-                read_flat: "read_hbase",
-                encode: "encode_hbase",
-                decode: "decode_hbase",
-            },
-        }
+    pub(crate) fn of(input: &Input<'_>, p: &TokenStream) -> Spec {
+        let format = match input.format() {
+            KeyFormat::Custom => input.attrs.format.as_ref().expect("a custom format's path").to_token_stream(),
+            builtin => item(p, builtin.runtime_type()),
+        };
+        let value = match &input.attrs.delimited {
+            Some(delimiter) => quote!(#p::Delimited::new(#delimiter)?),
+            None => quote!(<#format as ::core::default::Default>::default()),
+        };
+        Spec { format, value }
+    }
+
+    /// `<F as KeyFormat>::Values`, the format's parameter of the field model.
+    pub(crate) fn values(&self, p: &TokenStream) -> TokenStream {
+        let format = &self.format;
+        quote!(<#format as #p::KeyFormat>::Values)
     }
 }
 
@@ -177,7 +113,7 @@ impl Context<'_, '_> {
         &self.lifetimes.de
     }
 
-    /// `Inner: FlattenOrdered<'de>` for a flattened field: every impl that uses the field
+    /// `Inner: FlattenKey<'de, F>` for a flattened field: every impl that uses the field
     /// assumes it, so a type that does not derive `RowKey` is reported once, by
     /// [`flatten_assertions`], not again in each generated body. A type with lifetimes gets
     /// no bound: `Inner<'a>` is written and `Inner<'de>` read, and bounds on both would be
@@ -186,12 +122,12 @@ impl Context<'_, '_> {
         if !field.is_flatten() || has_lifetime(field.ty.to_token_stream()) {
             return Vec::new();
         }
-        let (ty, de, flatten) = (field.ty, self.de(), &self.flatten);
-        vec![quote!(#ty: #flatten<#de>)]
+        let (ty, de, p, format) = (field.ty, self.de(), &self.p, &self.spec.format);
+        vec![quote!(#ty: #p::FlattenKey<#de, #format>)]
     }
 
     /// The bounds a field needs: a flattened one's, or for a field whose type names a type
-    /// parameter, `T: WriteField<Ordered> + ReadField<'de, Ordered>`.
+    /// parameter, `T: WriteField<Values> + ReadField<'de, Values>`.
     pub(crate) fn field_bound(&self, field: &Field<'_>, traits: &TokenStream) -> Vec<TokenStream> {
         if field.is_flatten() {
             return self.flatten_bound(field);
@@ -272,15 +208,14 @@ pub(crate) fn salt(cx: &Context<'_, '_>, value: &TokenStream) -> Option<(TokenSt
 /// `write_fields`' statements for the struct's fields (after the prefix and bucket).
 pub(crate) fn field_writes(
     cx: &Context<'_, '_>,
-    w: &Ident,
-    write_flattened: &TokenStream,
+    write_flattened: impl Fn(&Ident) -> TokenStream,
     write: impl Fn(String, TokenStream) -> TokenStream,
 ) -> Vec<TokenStream> {
     let p = &cx.p;
     let fields = cx.input.key_fields().map(|field| {
         let ident = field.ident;
         if field.is_flatten() {
-            return quote!(#write_flattened(&self.#ident, #w)?;);
+            return write_flattened(ident);
         }
         write(field.name(), codec::encode_ref(field, p, &quote!(self.#ident)))
     });
@@ -291,8 +226,7 @@ pub(crate) fn field_writes(
 /// `Default`. `read` reads a field of a given name and decode type.
 pub(crate) fn field_reads(
     cx: &Context<'_, '_>,
-    r: &Ident,
-    read_flattened: &TokenStream,
+    read_flattened: impl Fn(&TokenStream) -> TokenStream,
     read: impl Fn(String, TokenStream) -> TokenStream,
 ) -> Vec<TokenStream> {
     let fields = cx.input.fields.iter().map(|field| {
@@ -300,8 +234,7 @@ pub(crate) fn field_reads(
         let value = if !field.in_key() {
             default_value(field)
         } else if field.is_flatten() {
-            let ty = cx.lifetimes.decoded(field.ty);
-            quote!(#read_flattened::<#ty>(#r)?)
+            read_flattened(&cx.lifetimes.decoded(field.ty))
         } else {
             codec::unwrap(field, read(field.name(), codec::decode_type(field, &cx.p, &cx.lifetimes)))
         };

@@ -6,18 +6,17 @@
 //! `mixed_site` and prefixed `rowkey_`, so neither the user's locals nor constants collide
 //! with them.
 
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::DeriveInput;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident};
 
 use crate::ast::{Field, Input};
 use crate::attr::SaltHash;
 use crate::context::{
-    Context, Spec, field_count, field_reads, field_writes, item, lifetimes, local, mentions_type_param, salt,
+    Context, Spec, field_count, field_reads, field_writes, lifetimes, local, mentions_type_param, salt,
 };
 use crate::ctxt::Ctxt;
-use crate::delimited::delimited_impls;
 use crate::{fallback, schema, valid};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -36,12 +35,11 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 fn expand(input: &Input<'_>) -> TokenStream {
     let krate = input.crate_path();
     let p = quote!(#krate::__private);
-    let spec = Spec::of(input.format());
-    let flatten = item(&p, spec.flatten);
-    let cx = Context { input, p, lifetimes: lifetimes(input.generics), spec, flatten };
+    let spec = Spec::of(input, &p);
+    let cx = Context { input, p, lifetimes: lifetimes(input.generics), spec };
     let schema = schema_impls(&cx);
     let assertions = flatten_assertions(&cx);
-    let format = if input.is_delimited() { delimited_impls(&cx) } else { field_impls(&cx) };
+    let format = key_impls(&cx);
     let scan = scan_builder(&cx);
     let features = feature_checks(&cx);
     let personal_data = crate::lints::personal_data_warnings(input);
@@ -79,10 +77,10 @@ fn feature_checks(cx: &Context<'_, '_>) -> TokenStream {
 /// `KeySchema`, and the inherent `SCHEMA` constant.
 fn schema_impls(cx: &Context<'_, '_>) -> TokenStream {
     let p = &cx.p;
-    let (de, flatten) = (cx.de(), &cx.flatten);
+    let (de, format) = (cx.de(), &cx.spec.format);
     let value = schema::schema_value(cx.input, p, |field| {
         let ty = cx.lifetimes.decoded(field.ty);
-        quote!(<#ty as #flatten<#de>>::SCHEMA)
+        quote!(<#ty as #p::FlattenKey<#de, #format>>::SCHEMA)
     });
     // A flattened field's schema comes through its `'de` bound, so the impls take `'de` too.
     let (impl_generics, where_clause) = if cx.input.key_fields().any(Field::is_flatten) {
@@ -114,15 +112,14 @@ fn schema_impls(cx: &Context<'_, '_>) -> TokenStream {
 /// where the key is used.
 fn flatten_assertions(cx: &Context<'_, '_>) -> TokenStream {
     let p = &cx.p;
-    let de = cx.de();
-    let assert = Ident::new(cx.spec.assert_flatten, Span::call_site());
+    let (de, format) = (cx.de(), &cx.spec.format);
     let checks: Vec<_> = cx
         .input
         .key_fields()
         .filter(|f| f.is_flatten() && !mentions_type_param(f, cx.input.generics))
         .map(|field| {
             let ty = cx.lifetimes.decoded(field.ty);
-            quote_spanned!(field.ty.span()=> #p::#assert::<#de, #ty>();)
+            quote_spanned!(field.ty.span()=> #p::assert_flatten::<#de, #format, #ty>();)
         })
         .collect();
     if checks.is_empty() {
@@ -139,100 +136,45 @@ fn flatten_assertions(cx: &Context<'_, '_>) -> TokenStream {
     }
 }
 
-/// The impls of a key in a format whose fields a writer and a reader of the field model take
-/// one by one: the ordered format and the store formats.
-fn field_impls(cx: &Context<'_, '_>) -> TokenStream {
+/// The key's impls, the same for every format: `FormatKey` (its fields through the format's
+/// writer and reader), `RowKey` (through the format value) and `FlattenKey`.
+fn key_impls(cx: &Context<'_, '_>) -> TokenStream {
     let p = &cx.p;
     let de = cx.de();
     let input = cx.input;
-    let spec = &cx.spec;
-    let store = input.format().is_store();
-    let (key_trait, writer, reader) = (item(p, spec.key_trait), item(p, spec.writer), item(p, spec.reader));
-    let (value_format, flatten) = (item(p, spec.value_format), &cx.flatten);
-    let (encode, decode) = (item(p, spec.encode), item(p, spec.decode));
+    let (format, format_value) = (&cx.spec.format, &cx.spec.value);
+    let values = cx.spec.values(p);
     let (w, r, value, out, bytes) = (local("w"), local("r"), local("value"), local("out"), local("bytes"));
     let (impl_generics, where_clause) = cx.generics_with_de(|field| {
-        cx.field_bound(field, &quote!(#p::WriteField<#value_format> + #p::ReadField<#de, #value_format>))
+        cx.field_bound(field, &quote!(#p::WriteField<#values> + #p::ReadField<#de, #values>))
     });
     let self_type = cx.self_type();
-    let flat_fields = item(p, spec.flat_fields);
-    // A store format's prefix is raw bytes before the fields, not a field of its own.
-    let fields = field_count(cx, !store, |ty| quote!(#flat_fields::<#de, #ty>()));
+    let key_format = quote!(#p::FormatKey<#de, #format>);
+    // The prefix is counted when the format makes it a field.
+    let prefix_field = input.attrs.prefix.as_ref().map(|_| quote!(+ #p::prefix_fields::<#format>()));
+    let fields = field_count(cx, false, |ty| quote!(<#ty as #key_format>::FIELDS));
     let max_len = Literal::usize_unsuffixed(input.max_len());
     let this = quote!(self);
     let this_value = value.to_token_stream();
+    let writer = quote!(#p::KeyWriter::<#values>);
+    let reader = quote!(#p::KeyReader::<#de, #values>);
 
     let (write_prefix, read_prefix) = match &input.attrs.prefix {
-        Some(lit) if store => {
-            let raw = Literal::byte_string(lit.value().as_bytes());
-            (quote!(#w.raw_prefix(#raw);), quote!(#r.raw_prefix(#raw)?;))
-        }
-        Some(lit) => {
-            let (index, at) = (local("prefix_index"), local("prefix_at"));
-            (
-                quote!(#w.named_field(#p::Schema::PREFIX_FIELD, #lit)?;),
-                // Where the reader is, not 0: a flattened key's prefix is inside the outer key.
-                quote! {
-                    let (#index, #at) = (#r.field_index(), #r.position());
-                    #p::check_prefix(&#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::PREFIX_FIELD)?, #lit, #index, #at)?;
-                },
-            )
-        }
+        Some(lit) => (quote!(#writer::prefix(#w, #lit)?;), quote!(#reader::prefix(#r, #lit)?;)),
         None => (TokenStream::new(), TokenStream::new()),
     };
     let (write_bucket, read_bucket, check_bucket) = match (salt(cx, &this), salt(cx, &this_value)) {
         (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
-            let (salt, found, at) = (local("salt"), local("bucket"), local("bucket_at"));
-            let index = local("bucket_index");
-            let md5 = input.attrs.salt.as_ref().is_some_and(|s| s.hash == SaltHash::Md5Hex);
-            let (field, read) = match (store, md5) {
-                // The format's own integer, or an MD5 salt's hex digits as its text.
-                (true, false) => (
-                    quote!(#salt.store_bucket(#bucket)),
-                    quote! {
-                        #p::read_store_bucket(
-                            &#salt,
-                            ::core::option::Option::Some(#r.named_field::<u16>(#p::Schema::BUCKET_FIELD)?),
-                            ::core::option::Option::None,
-                            #index,
-                            #at,
-                        )?
-                    },
-                ),
-                (true, true) => (
-                    quote!(#salt.store_bucket(#bucket)),
-                    quote! {
-                        #p::read_store_bucket(
-                            &#salt,
-                            ::core::option::Option::None,
-                            ::core::option::Option::Some(&#r.named_field::<#p::Cow<#de, str>>(#p::Schema::BUCKET_FIELD)?),
-                            #index,
-                            #at,
-                        )?
-                    },
-                ),
-                (false, _) => (
-                    quote!(#salt.bucket_field(#bucket)),
-                    quote! {
-                        #p::read_bucket(
-                            &#salt,
-                            &#r.named_field::<#p::Cow<#de, [u8]>>(#p::Schema::BUCKET_FIELD)?,
-                            false,
-                            #index,
-                            #at,
-                        )?
-                    },
-                ),
-            };
+            let (salt, found, at, index) = (local("salt"), local("bucket"), local("bucket_at"), local("bucket_index"));
             (
                 quote! {
                     #make
-                    #w.named_field(#p::Schema::BUCKET_FIELD, &#field)?;
+                    #writer::bucket(#w, &#salt, #bucket)?;
                 },
                 quote! {
-                    let (#index, #at) = (#r.field_index(), #r.position());
+                    let (#index, #at) = (#reader::field_index(#r), #reader::position(#r));
                     #make
-                    let #found = #read;
+                    let #found = #reader::bucket(#r, &#salt)?;
                 },
                 quote! {
                     #make_again
@@ -242,16 +184,27 @@ fn field_impls(cx: &Context<'_, '_>) -> TokenStream {
         }
         _ => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
     };
-    let writes = field_writes(cx, &w, &item(p, spec.write_flat), |name, value| quote!(#w.named_field(#name, #value)?;));
-    let reads = field_reads(cx, &r, &item(p, spec.read_flat), |name, ty| quote!(#r.named_field::<#ty>(#name)?));
+    let writes = field_writes(
+        cx,
+        |ident| quote!(<_ as #key_format>::write_fields(&self.#ident, #w)?;),
+        |name, value| quote!(#writer::named_field(#w, #name, #value)?;),
+    );
+    let reads = field_reads(
+        cx,
+        |ty| quote!(<#ty as #key_format>::read_fields(#r)?),
+        |name, ty| quote!(#reader::named_field::<#ty>(#r, #name)?),
+    );
+    let alphabet = input.is_delimited().then(|| crate::delimited::alphabet_fn(cx));
 
     quote! {
         #[automatically_derived]
-        impl #impl_generics #key_trait<#de> for #self_type #where_clause {
-            const FIELDS: usize = #fields;
+        impl #impl_generics #key_format for #self_type #where_clause {
+            const FIELDS: usize = #fields #prefix_field;
+
+            #alphabet
 
             #[inline]
-            fn write_fields(&self, #w: &mut #writer<'_>) -> #p::Result<()> {
+            fn write_fields(&self, #w: &mut <#format as #p::KeyFormat>::Writer<'_>) -> #p::Result<()> {
                 #write_prefix
                 #write_bucket
                 #(#writes)*
@@ -259,7 +212,7 @@ fn field_impls(cx: &Context<'_, '_>) -> TokenStream {
             }
 
             #[inline]
-            fn read_fields(#r: &mut #reader<#de>) -> #p::Result<Self> {
+            fn read_fields(#r: &mut <#format as #p::KeyFormat>::Reader<'_, #de>) -> #p::Result<Self> {
                 #read_prefix
                 #read_bucket
                 let #value = Self { #(#reads,)* };
@@ -272,17 +225,17 @@ fn field_impls(cx: &Context<'_, '_>) -> TokenStream {
         impl #impl_generics #p::RowKey<#de> for #self_type #where_clause {
             #[inline]
             fn encode_into(&self, #out: &mut #p::Key) -> #p::Result<()> {
-                #encode(self, #out, #max_len)
+                #p::encode_derived(&#format_value, self, #out, #max_len)
             }
 
             #[inline]
             fn from_key(#bytes: &#de [u8]) -> #p::Result<Self> {
-                #decode(#bytes, #max_len)
+                #p::decode_derived(&#format_value, #bytes, #max_len)
             }
         }
 
         #[automatically_derived]
-        impl #impl_generics #flatten<#de> for #self_type #where_clause {
+        impl #impl_generics #p::FlattenKey<#de, #format> for #self_type #where_clause {
             const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
         }
     }
@@ -334,7 +287,7 @@ mod tests {
                struct K { #[rowkey(hex)] a: String, #[rowkey(width = 0)] b: u32 }"##,
         );
         assert_eq!(out.matches("compile_error").count(), 5, "{out}");
-        for stub in ["RowKey <", "OrderedKey <", "DelimitedKey <", "KeySchema for", "FlattenOrdered <"] {
+        for stub in ["RowKey <", "FormatKey <", "KeySchema for", "FlattenKey <"] {
             assert!(out.contains(stub), "no stub {stub}: {out}");
         }
     }

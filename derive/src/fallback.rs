@@ -25,6 +25,9 @@ pub fn expand(input: &DeriveInput, errors: &[syn::Error]) -> TokenStream {
     let de = Lifetime::new(if taken { "'__de" } else { "'de" }, Span::call_site());
     with_de.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(de.clone())));
     let (de_impl, _, _) = with_de.split_for_impl();
+    let mut with_format = with_de.clone();
+    with_format.params.push(syn::parse_quote!(RowkeyFormat: #p::KeyFormat));
+    let (de_generic_impl, _, _) = with_format.split_for_impl();
     let stub = quote!(::core::unimplemented!("`#[derive(RowKey)]` reported errors for this type"));
 
     quote! {
@@ -56,39 +59,20 @@ pub fn expand(input: &DeriveInput, errors: &[syn::Error]) -> TokenStream {
             }
         }
 
-        impl #de_impl #p::OrderedKey<#de> for #ident #ty_generics #where_clause {
+        // Generic over the format, so that no use of the key in any format adds an error.
+        impl #de_generic_impl #p::FormatKey<#de, RowkeyFormat> for #ident #ty_generics #where_clause {
             const FIELDS: usize = 0;
 
-            fn write_fields(&self, _: &mut #p::OrderedWriter<'_>) -> #p::Result<()> {
+            fn write_fields(&self, _: &mut <RowkeyFormat as #p::KeyFormat>::Writer<'_>) -> #p::Result<()> {
                 #stub
             }
 
-            fn read_fields(_: &mut #p::OrderedReader<#de>) -> #p::Result<Self> {
-                #stub
-            }
-        }
-
-        impl #de_impl #p::DelimitedKey<#de> for #ident #ty_generics #where_clause {
-            const FIELDS: usize = 0;
-
-            fn alphabet(_: usize) -> ::core::option::Option<#p::Alphabet> {
-                ::core::option::Option::None
-            }
-
-            fn write_fields(&self, _: &mut #p::DelimitedWriter<'_>) -> #p::Result<()> {
-                #stub
-            }
-
-            fn read_fields(_: &mut #p::DelimitedReader<'_, #de>) -> #p::Result<Self> {
+            fn read_fields(_: &mut <RowkeyFormat as #p::KeyFormat>::Reader<'_, #de>) -> #p::Result<Self> {
                 #stub
             }
         }
 
-        impl #de_impl #p::FlattenOrdered<#de> for #ident #ty_generics #where_clause {
-            const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
-        }
-
-        impl #de_impl #p::FlattenDelimited<#de> for #ident #ty_generics #where_clause {
+        impl #de_generic_impl #p::FlattenKey<#de, RowkeyFormat> for #ident #ty_generics #where_clause {
             const SCHEMA: &'static #p::Schema = &<Self as #p::KeySchema>::SCHEMA;
         }
     }

@@ -47,8 +47,8 @@ use proc_macro::TokenStream;
 /// ```
 ///
 /// Generated: `RowKey` (`encode_into`, `to_key`, `from_key`); the format's key trait
-/// (`OrderedKey`, `DelimitedKey`, `FdbKey`, `MemcomparableKey` or `HBaseKey`), so the key can
-/// be flattened into another of its format or written with the format's own API; a typed scan
+/// (`FormatKey<'de, F>` of its format `F`), so the key can be flattened into another of its
+/// format or written with the format's own API; a typed scan
 /// builder, `T::scan()`; and `SCHEMA`, a `rowkey::schema::Schema` (also through the
 /// `KeySchema` trait).
 ///
@@ -61,6 +61,7 @@ use proc_macro::TokenStream;
 /// | `fdb_tuple` | FoundationDB's tuple layer, what every FoundationDB binding packs; no `desc` |
 /// | `memcomparable` | the bytes of the `memcomparable` crate (RisingWave's): fixed-width integers, text in 9-byte groups |
 /// | `hbase` | HBase's `OrderedBytes`, what its `Ordered*` data types and `Struct` write |
+/// | `format = path::Layout` | a format of your own: a type that implements `rowkey::format::KeyFormat` (and `Default`), and `rowkey::scan::StoreFormat` for the scan builder. Its prefix is raw bytes before the fields; a salt's bucket is what its writer's `bucket` writes (the store formats' `u16` by default) |
 /// | `prefix = "user"` | a constant first field; decoding checks it. In `fdb_tuple`, `memcomparable` and `hbase` keys it is raw bytes before the fields, as a subspace's or a table's prefix is |
 /// | `salt(buckets = 16, from = [a, b], hash = "farmhash")` | a bucket field after the prefix: FarmHash Fingerprint64 of the source fields' ordered encoding (of their plain values, before any field attribute), with `hash = "modulo"` one integer field's value mod `buckets`, or with `hash = "md5"` (feature `md5`; 16, 256, 4096 or 65536 buckets) the first hex digits of MD5 of that encoding, written as those digits. Decoding recomputes it and refuses a key whose bucket differs. In `fdb_tuple`, `memcomparable` and `hbase` keys the bucket is the format's `u16` (an MD5 salt's digits, its text) |
 /// | `max_len = 4096` | the longest key, in bytes (default 4096, Bigtable's limit); longer is `Error::TooLong` |

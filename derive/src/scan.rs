@@ -306,6 +306,10 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
         (KeyFormat::FdbTuple, _) => store("FdbTuple"),
         (KeyFormat::Memcomparable, _) => store("Memcomparable"),
         (KeyFormat::HBase, _) => store("HBase"),
+        (KeyFormat::Custom, _) => {
+            let format = input.attrs.format.as_ref().expect("a custom format's path");
+            quote!(let mut #scan = #p::StoreScan::<#format>::new(#fields);)
+        }
         _ => quote!(let mut #scan = #p::OrderedScan::new(#fields);),
     };
     let fix_prefix = input.attrs.prefix.as_ref().map(|lit| {

@@ -16,6 +16,10 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
         (KeyFormat::FdbTuple, _) => quote!(#p::Format::FdbTuple),
         (KeyFormat::Memcomparable, _) => quote!(#p::Format::Memcomparable),
         (KeyFormat::HBase, _) => quote!(#p::Format::HBase),
+        (KeyFormat::Custom, _) => {
+            let format = input.attrs.format.as_ref().expect("a custom format's path");
+            quote!(#p::Format::Custom(<#format as #p::KeyFormat>::NAME))
+        }
         _ => quote!(#p::Format::Ordered),
     };
     let prefix = match &input.attrs.prefix {

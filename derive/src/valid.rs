@@ -9,8 +9,8 @@ use proc_macro2::Span;
 use crate::ast::KeyFormat;
 use crate::ast::{BUCKET_FIELD, Field, Input, PREFIX_FIELD};
 use crate::attr::{
-    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FDB_TUPLE, FLATTEN, HBASE, HEX, MEMCOMPARABLE, NANOS, NUMERIC,
-    ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, SaltHash, Symbol, WIDTH,
+    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FDB_TUPLE, FLATTEN, FORMAT, HBASE, HEX, MEMCOMPARABLE, NANOS,
+    NUMERIC, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, SaltHash, Symbol, WIDTH,
 };
 use crate::ctxt::Ctxt;
 use crate::lints;
@@ -41,6 +41,7 @@ fn check_format(cx: &Ctxt, input: &Input<'_>) {
         (FDB_TUPLE, attrs.fdb_tuple),
         (MEMCOMPARABLE, attrs.memcomparable),
         (HBASE, attrs.hbase),
+        (FORMAT, attrs.format.as_ref().map(syn::spanned::Spanned::span)),
     ]
     .into_iter()
     .filter_map(|(word, span)| span.map(|span| (word, span)))

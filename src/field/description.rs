@@ -76,6 +76,11 @@ pub enum Format {
     /// HBase's `OrderedBytes` ([`format::hbase`](crate::format::hbase)); a prefix is raw
     /// bytes.
     HBase,
+    /// A format defined outside rowkey (`#[rowkey(format = path)]`), by its
+    /// [`KeyFormat::NAME`](crate::format::KeyFormat::NAME); a prefix is raw bytes. Its keys
+    /// are read and written by their types (`to_key`, `from_key`, the scan builder); the
+    /// schema describes them but does not read them.
+    Custom(&'static str),
 }
 
 impl Format {
@@ -102,6 +107,7 @@ impl fmt::Display for Format {
             Format::FdbTuple => f.write_str("fdb_tuple"),
             Format::Memcomparable => f.write_str("memcomparable"),
             Format::HBase => f.write_str("hbase"),
+            Format::Custom(name) => f.write_str(name),
         }
     }
 }

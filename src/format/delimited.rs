@@ -23,7 +23,13 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Location, Result};
 use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::{ReadField, WriteField};
+use crate::format::key_format::{FormatKey, KeyFormat, KeyReader, KeyWriter, decode_key, encode_key};
+use crate::format::prefix::check_prefix;
+use crate::format::{BUCKET_FIELD, DelimitedText, PREFIX_FIELD};
 use crate::key::Key;
+use crate::salt::Salt;
+use crate::salt::bucket::read_bucket;
 
 /// A delimited key format: the delimiter, and whether the sorted-mode rule is enforced.
 ///
@@ -192,12 +198,7 @@ impl Delimited {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode_into<'de, T: DelimitedKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
-        out.rewrite(|out| {
-            let mut w = DelimitedWriter::new(self, out);
-            value.write_fields(&mut w)?;
-            w.finish();
-            Ok(())
-        })
+        encode_key(self, value, out)
     }
 
     /// Decodes a key. Any bytes are accepted: ones that are not a key of this type and
@@ -208,10 +209,7 @@ impl Delimited {
     /// [`Error::Truncated`] for too few fields, [`Error::TrailingBytes`] for too many,
     /// [`Error::Delimiter`] for a byte no field may hold, or what a field's decoder returns.
     pub fn from_key<'de, T: DelimitedKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut r = DelimitedReader::new(self, bytes, T::FIELDS);
-        let value = T::read_fields(&mut r)?;
-        r.finish()?;
-        Ok(value)
+        decode_key(self, bytes)
     }
 
     /// Appends one field's text, checked against the delimiter: statically by its alphabet
@@ -246,29 +244,110 @@ impl Delimited {
     }
 }
 
-/// A key type that the delimited format can write and read: tuples of 1 to 12 text fields.
-/// The derive implements it for `#[rowkey(delimited = "...")]` structs.
-pub trait DelimitedKey<'de>: Sized {
-    /// How many fields the key has.
-    const FIELDS: usize;
+/// A key type that the delimited format can write and read: tuples of 1 to 12 text fields,
+/// and `#[rowkey(delimited = "...")]` structs. The name [`FormatKey<'de, Delimited>`] has in
+/// bounds; implement that (its `alphabet` is what [`Delimited::check`] checks).
+///
+/// ```
+/// use rowkey::format::{Delimited, DelimitedKey};
+///
+/// fn fields<K: for<'de> DelimitedKey<'de>>() -> usize {
+///     K::FIELDS
+/// }
+/// assert_eq!(fields::<(String, u16)>(), 2);
+/// assert_eq!(Delimited::default().to_key(&("phone", 7u16))?, "phone#00007");
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait DelimitedKey<'de>: FormatKey<'de, Delimited> {}
 
-    /// The alphabet of field `index` (`None` for open ones such as strings, and past the
-    /// last field).
-    fn alphabet(index: usize) -> Option<Alphabet>;
+impl<'de, T: FormatKey<'de, Delimited>> DelimitedKey<'de> for T {}
 
-    /// Writes the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's encoding or the writer's checks return.
-    fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()>;
+impl KeyFormat for Delimited {
+    type Values = DelimitedText;
+    const NAME: &'static str = "delimited";
+    type Writer<'a> = DelimitedWriter<'a>;
+    type Reader<'a, 'de> = DelimitedReader<'a, 'de>;
+    const PREFIX_IS_FIELD: bool = true;
 
-    /// Reads the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's decoding or the reader's checks return.
-    fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self>;
+    #[inline]
+    fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> DelimitedWriter<'a> {
+        DelimitedWriter::new(self, out)
+    }
+
+    #[inline]
+    fn reader<'a, 'de>(&'a self, key: &'de [u8], fields: usize) -> Result<DelimitedReader<'a, 'de>> {
+        Ok(DelimitedReader::new(self, key, fields))
+    }
+}
+
+impl KeyWriter<DelimitedText> for DelimitedWriter<'_> {
+    #[inline]
+    fn field<T: WriteField<DelimitedText> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        self.push(None, value)
+    }
+
+    #[inline]
+    fn named_field<T: WriteField<DelimitedText> + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<&mut Self> {
+        self.push(Some(name), value)
+    }
+
+    #[inline]
+    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
+        self.push(Some(PREFIX_FIELD), prefix)
+    }
+
+    #[inline]
+    fn bucket(&mut self, salt: &Salt, bucket: u32) -> Result<&mut Self> {
+        self.push(Some(BUCKET_FIELD), &salt.bucket_field(bucket))
+    }
+
+    #[inline]
+    fn finish(self) {
+        DelimitedWriter::finish(self);
+    }
+}
+
+impl<'de> KeyReader<'de, DelimitedText> for DelimitedReader<'_, 'de> {
+    #[inline]
+    fn field<T: ReadField<'de, DelimitedText>>(&mut self) -> Result<T> {
+        self.take_field(None)
+    }
+
+    #[inline]
+    fn named_field<T: ReadField<'de, DelimitedText>>(&mut self, name: &'static str) -> Result<T> {
+        self.take_field(Some(name))
+    }
+
+    #[inline]
+    fn prefix(&mut self, prefix: &'static str) -> Result<()> {
+        let (index, at) = (self.field_index(), self.position());
+        check_prefix(self.take_field::<&'de [u8]>(Some(PREFIX_FIELD))?, prefix, index, at)
+    }
+
+    #[inline]
+    fn bucket(&mut self, salt: &Salt) -> Result<u32> {
+        let (index, at) = (self.field_index(), self.position());
+        read_bucket(salt, self.take_field::<&'de [u8]>(Some(BUCKET_FIELD))?, true, index, at)
+    }
+
+    #[inline]
+    fn position(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn field_index(&self) -> usize {
+        self.next_field
+    }
+
+    #[inline]
+    fn finish(self) -> Result<()> {
+        DelimitedReader::finish(self)
+    }
 }
 
 /// Appends text fields to a key, checking each against the delimiter.

@@ -1,5 +1,8 @@
 //! Key formats: how field bytes are framed into one key.
 //!
+//! Every format is a [`KeyFormat`] ([`key_format`] has the trait and a table of its layers),
+//! and the built-in ones are:
+//!
 //! - [`ordered`]: the default binary format, Bigtable's `Struct.OrderedCodeBytes`; every
 //!   field type, any bytes, ascending or descending.
 //! - [`delimited`]: readable text keys, Bigtable's `Struct.DelimitedBytes`
@@ -15,6 +18,7 @@ mod delimited_values;
 pub mod fdb_tuple;
 pub(crate) mod flatten;
 pub mod hbase;
+pub mod key_format;
 pub mod memcomparable;
 pub mod ordered;
 mod ordered_values;
@@ -25,6 +29,7 @@ pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use delimited_values::DelimitedText;
 pub use fdb_tuple::{FdbKey, FdbTuple, TupleReader, TupleWriter};
 pub use hbase::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+pub use key_format::{FormatKey, KeyFormat, KeyReader, KeyWriter, decode_key, encode_key};
 pub use memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, MemcomparableWriter};
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;

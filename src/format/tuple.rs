@@ -1,70 +1,38 @@
-//! Tuples as keys, in both formats: `()` and tuples of 1 to 12 fields, each field a field type
-//! of the format (`WriteField<Ordered>` / `ReadField<'de, Ordered>` ordered, `EncodeText` / `DecodeText`
-//! delimited). Fields are written in order, with no names.
+//! Tuples as row keys: `()` and tuples of 1 to 12 fields are [`RowKey`]s in the ordered
+//! format (every format's `FormatKey` impls for them are in `key_format`), and the list of
+//! tuple shapes every tuple impl is generated for.
 
 use crate::error::Result;
-use crate::field::{Alphabet, DecodeText, EncodeText, ReadField, WriteField};
+use crate::field::{ReadField, WriteField};
 use crate::format::Ordered;
-use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
-use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key, encode_key};
+use crate::format::key_format::{decode_key, encode_key};
 use crate::key::Key;
 use crate::row_key::RowKey;
 
-/// The key with no fields: `00 00`, as Bigtable writes `STRUCT()`.
-impl<'de> OrderedKey<'de> for () {
-    const FIELDS: usize = 0;
-
-    fn write_fields(&self, _: &mut OrderedWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn read_fields(_: &mut OrderedReader<'de>) -> Result<Self> {
-        Ok(())
-    }
-}
-
 impl<'de> RowKey<'de> for () {
     fn encode_into(&self, out: &mut Key) -> Result<()> {
-        encode_key(self, out)
+        encode_key(&Ordered, self, out)
     }
 
     fn from_key(bytes: &'de [u8]) -> Result<Self> {
-        decode_key(bytes)
+        decode_key(&Ordered, bytes)
     }
 }
 
 macro_rules! ordered_tuples {
     ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
-        impl<'de, $($name),+> OrderedKey<'de> for ($($name,)+)
-        where
-            $($name: WriteField<Ordered> + ReadField<'de, Ordered>,)+
-        {
-            const FIELDS: usize = $n;
-
-            #[inline]
-            fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()> {
-                $(w.field(&self.$idx)?;)+
-                Ok(())
-            }
-
-            #[inline]
-            fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>()?,)+))
-            }
-        }
-
         impl<'de, $($name),+> RowKey<'de> for ($($name,)+)
         where
             $($name: WriteField<Ordered> + ReadField<'de, Ordered>,)+
         {
             #[inline]
             fn encode_into(&self, out: &mut Key) -> Result<()> {
-                encode_key(self, out)
+                encode_key(&Ordered, self, out)
             }
 
             #[inline]
             fn from_key(bytes: &'de [u8]) -> Result<Self> {
-                decode_key(bytes)
+                decode_key(&Ordered, bytes)
             }
         }
     )+};
@@ -92,46 +60,3 @@ macro_rules! for_each_tuple {
 pub(crate) use for_each_tuple;
 
 for_each_tuple!(ordered_tuples);
-
-/// The key of no fields: the delimiter alone.
-impl<'de> DelimitedKey<'de> for () {
-    const FIELDS: usize = 0;
-
-    fn alphabet(_: usize) -> Option<Alphabet> {
-        None
-    }
-
-    fn write_fields(&self, _: &mut DelimitedWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn read_fields(_: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
-        Ok(())
-    }
-}
-
-macro_rules! delimited_tuples {
-    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
-        impl<'de, $($name),+> DelimitedKey<'de> for ($($name,)+)
-        where
-            $($name: EncodeText + DecodeText<'de>,)+
-        {
-            const FIELDS: usize = $n;
-
-            fn alphabet(index: usize) -> Option<Alphabet> {
-                [$(<$name as EncodeText>::ALPHABET),+].get(index).copied().flatten()
-            }
-
-            fn write_fields(&self, w: &mut DelimitedWriter<'_>) -> Result<()> {
-                $(w.field(&self.$idx)?;)+
-                Ok(())
-            }
-
-            fn read_fields(r: &mut DelimitedReader<'_, 'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>()?,)+))
-            }
-        }
-    )+};
-}
-
-for_each_tuple!(delimited_tuples);

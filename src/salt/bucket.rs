@@ -8,8 +8,9 @@ use crate::field::decimal::decode_decimal;
 use crate::field::text::Alphabet;
 use crate::format::OrderedScalar;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
-use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter, decode_key};
-use crate::format::{BUCKET_FIELD, Delimited};
+use crate::format::key_format::{FormatKey, decode_key};
+use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
+use crate::format::{BUCKET_FIELD, Delimited, Ordered};
 use crate::key::Key;
 use crate::salt::bucket_field::{BUCKET_ALPHABET, BucketField};
 use crate::salt::farmhash::farm_fingerprint;
@@ -210,11 +211,11 @@ impl Salt {
             SaltHash::FarmHash => Ok(self.farmhash_bucket(encoded)),
             SaltHash::Md5Hex => self.md5_bucket(encoded),
             SaltHash::Modulo => {
-                let value = match decode_key::<(i64,)>(encoded) {
+                let value = match decode_key::<_, (i64,)>(&Ordered, encoded) {
                     // An integer field is never empty, so these are a whole key's bytes.
                     Ok((v,)) => i128::from(v),
                     Err(_) => i128::from(
-                        decode_key::<(u64,)>(encoded)
+                        decode_key::<_, (u64,)>(&Ordered, encoded)
                             .map_err(|_| {
                                 Error::argument("salt source", "a modulo salt takes exactly one integer field")
                             })?
@@ -395,7 +396,7 @@ impl Salt {
     ///
     /// A bucket not below [`buckets`](Self::buckets), and what decoding `K` returns.
     pub fn decode_ordered<'de, K: OrderedKey<'de>>(&self, bytes: &'de [u8]) -> Result<(u32, K)> {
-        let salted = decode_key::<Salted<Cow<'de, [u8]>, K>>(bytes)?;
+        let salted: Salted<Cow<'de, [u8]>, K> = decode_key(&Ordered, bytes)?;
         let bucket = self.read_bucket(&salted.bucket, false).map_err(|e| e.in_field(0, Some("bucket"), 0))?;
         Ok((bucket, salted.key))
     }
@@ -460,7 +461,7 @@ struct Salted<B, K> {
     key: K,
 }
 
-impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<Cow<'de, [u8]>, K> {
+impl<'de, K: OrderedKey<'de>> FormatKey<'de, Ordered> for Salted<Cow<'de, [u8]>, K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()> {
@@ -474,7 +475,7 @@ impl<'de, K: OrderedKey<'de>> OrderedKey<'de> for Salted<Cow<'de, [u8]>, K> {
     }
 }
 
-impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketField, &K> {
+impl<'de, K: DelimitedKey<'de>> FormatKey<'de, Delimited> for Salted<BucketField, &K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn alphabet(index: usize) -> Option<Alphabet> {
@@ -491,7 +492,7 @@ impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<BucketField, &K> {
     }
 }
 
-impl<'de, K: DelimitedKey<'de>> DelimitedKey<'de> for Salted<&'de [u8], K> {
+impl<'de, K: DelimitedKey<'de>> FormatKey<'de, Delimited> for Salted<&'de [u8], K> {
     const FIELDS: usize = 1 + K::FIELDS;
 
     fn alphabet(index: usize) -> Option<Alphabet> {

@@ -24,26 +24,34 @@ use crate::transform::reverse_domain;
 
 use super::{bound_after, next_field};
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for crate::format::FdbTuple {}
-    impl Sealed for crate::format::Memcomparable {}
-    impl Sealed for crate::format::HBase {}
-}
-
-/// A store format that [`StoreScan`] bounds: [`FdbTuple`], [`Memcomparable`] and [`HBase`].
-/// Sealed: its methods say how the format frames a field, which only the format knows.
-pub trait StoreFormat: ValueFormat + Strings + ByteStrings + sealed::Sealed + Sized {
+/// A format whose keys [`StoreScan`] bounds, and so a derived key's `scan()` builder: the
+/// store formats, [`FdbTuple`], [`Memcomparable`] and [`HBase`], and a format of your own whose
+/// fields, like theirs, each end where their bytes do (so the keys whose fixed fields have
+/// given values are the keys that start with those fields' bytes). Its methods say how the
+/// format frames one field, which only the format knows.
+///
+/// `tests/custom_format.rs` in the repository implements it for a format defined outside
+/// rowkey. A format whose fields can be empty or escaped (the ordered format) has a builder
+/// of its own instead.
+///
+/// ```
+/// use rowkey::format::Memcomparable;
+/// use rowkey::scan::StoreFormat;
+///
+/// let mut key = rowkey::Key::new();
+/// Memcomparable::append(&mut key, 0, 2, &7u16)?;
+/// assert_eq!(key.as_bytes(), [0, 7]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait StoreFormat: ValueFormat + Strings + ByteStrings + Sized {
     /// Appends `value` as field `index` of a key of `fields` fields.
     ///
     /// # Errors
     ///
     /// What the field's encoder returns.
-    #[doc(hidden)]
     fn append<T: WriteField<Self> + ?Sized>(out: &mut Key, index: usize, fields: usize, value: &T) -> Result<()>;
 
     /// The end of the keys that extend `fields`, the bytes of some leading fields.
-    #[doc(hidden)]
     fn after_extensions(fields: &Key) -> Bound<Key>;
 
     /// The keys whose field `index` (ascending text) starts with `text`, after `fixed`.
@@ -51,7 +59,6 @@ pub trait StoreFormat: ValueFormat + Strings + ByteStrings + sealed::Sealed + Si
     /// # Errors
     ///
     /// What the text's encoder returns.
-    #[doc(hidden)]
     fn text_prefix(fixed: &Key, index: usize, fields: usize, text: &str) -> Result<KeyRange>;
 }
 

@@ -114,6 +114,7 @@ pub(super) fn write_key(schema: &Schema, given: &Given<'_>) -> Result<Key> {
         Format::FdbTuple => store::write_key::<FdbTuple>(schema, given, &mut key)?,
         Format::Memcomparable => store::write_key::<Memcomparable>(schema, given, &mut key)?,
         Format::HBase => store::write_key::<HBase>(schema, given, &mut key)?,
+        Format::Custom(_) => return Err(store::custom_format(schema)),
         Format::Delimited(delimiter) => {
             let format = Delimited::new(delimiter)?;
             let mut fields = Vec::new();

@@ -81,6 +81,7 @@ impl Schema {
             Format::FdbTuple => store::read_key::<FdbTuple>(self, &fields, key, &mut reading),
             Format::Memcomparable => store::read_key::<Memcomparable>(self, &fields, key, &mut reading),
             Format::HBase => store::read_key::<HBase>(self, &fields, key, &mut reading),
+            Format::Custom(_) => Err(store::custom_format(self)),
         };
         read.map_err(|e| self.redact_error(e))?;
         Ok(Inspection { type_name: self.type_name, fields: reading.out })
@@ -143,6 +144,7 @@ impl Schema {
             Format::FdbTuple => store::unsalted::<FdbTuple>(self, &salt, key),
             Format::Memcomparable => store::unsalted::<Memcomparable>(self, &salt, key),
             Format::HBase => store::unsalted::<HBase>(self, &salt, key),
+            Format::Custom(_) => Err(store::custom_format(self)),
             Format::Ordered => {
                 let mut r = OrderedReader::new(key, self.field_count());
                 if let Some(prefix) = self.prefix {

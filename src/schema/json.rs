@@ -105,7 +105,7 @@ impl Schema {
                 out.insert("format".into(), "delimited".into());
                 out.insert("delimiter".into(), delimiter.into());
             }
-            Format::FdbTuple | Format::Memcomparable | Format::HBase => {
+            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
                 out.insert("format".into(), self.format.to_string().into());
             }
         }

@@ -410,6 +410,7 @@ impl Schema {
                 Format::HBase => {
                     store_ranges::<HBase>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
                 }
+                Format::Custom(_) => Err(store::custom_format(self)),
                 Format::Ordered => {
                     let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
                     let mut scan = OrderedScan::new(fields);

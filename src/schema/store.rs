@@ -168,6 +168,7 @@ pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key>
         Format::FdbTuple => lead_in::<FdbTuple>(schema, bucket),
         Format::Memcomparable => lead_in::<Memcomparable>(schema, bucket),
         Format::HBase => lead_in::<HBase>(schema, bucket),
+        Format::Custom(_) => Err(custom_format(schema)),
         Format::Ordered | Format::Delimited(_) => Err(not_a_store(schema)),
     }
 }
@@ -185,6 +186,7 @@ pub(crate) fn first_field_bytes(schema: &Schema, field: &FieldSchema, value: &Va
         Format::FdbTuple => bytes_in::<FdbTuple>(schema, field, value),
         Format::Memcomparable => bytes_in::<Memcomparable>(schema, field, value),
         Format::HBase => bytes_in::<HBase>(schema, field, value),
+        Format::Custom(_) => Err(custom_format(schema)),
         Format::Ordered | Format::Delimited(_) => Err(not_a_store(schema)),
     }
 }
@@ -206,8 +208,22 @@ pub(crate) fn first_field_value(schema: &Schema, field: &FieldSchema, point: &[u
         Format::FdbTuple => value_in::<FdbTuple>(schema, field, point),
         Format::Memcomparable => value_in::<Memcomparable>(schema, field, point),
         Format::HBase => value_in::<HBase>(schema, field, point),
-        Format::Ordered | Format::Delimited(_) => None,
+        Format::Ordered | Format::Delimited(_) | Format::Custom(_) => None,
     }
+}
+
+/// What the schema says of a key in a format defined outside rowkey: it knows the format's
+/// name, not how its fields are framed.
+#[cold]
+pub(crate) fn custom_format(schema: &Schema) -> Error {
+    Error::argument(
+        "schema",
+        format!(
+            "`{}` keys are in the `{}` format, defined outside rowkey: the schema describes their fields but \
+             cannot read or write their bytes; use `{}::to_key`, `from_key` and `scan()`",
+            schema.type_name, schema.format, schema.type_name
+        ),
+    )
 }
 
 fn not_a_store(schema: &Schema) -> Error {

@@ -20,7 +20,7 @@ pub(super) fn first_field(schema: &Schema) -> Option<&FieldSchema> {
 /// body is one that [`inner_points`] writes.
 pub(super) fn inner_digits(schema: &Schema, field: &FieldSchema, body: &[u8]) -> Option<String> {
     match schema.format {
-        Format::FdbTuple | Format::Memcomparable | Format::HBase => None,
+        Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => None,
         Format::Delimited(_) => {
             let text = std::str::from_utf8(body).ok()?;
             text.bytes().all(|b| b.is_ascii_alphanumeric()).then(|| text.to_owned())
@@ -105,7 +105,7 @@ pub(super) fn inner_points(schema: &Schema, k: u32) -> Result<Vec<Vec<u8>>> {
                 Format::Ordered => ordered_body(&digits, field.descending),
                 Format::Delimited(_) => digits.iter().map(|&d| b"0123456789abcdef"[usize::from(d)]).collect(),
                 // `store_points` writes the store formats' points.
-                Format::FdbTuple | Format::Memcomparable | Format::HBase => Vec::new(),
+                Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => Vec::new(),
             }
         })
         .collect();

@@ -37,8 +37,8 @@ mod reader;
 mod values;
 
 use crate::error::{Error, Location, Result};
-use crate::field::{ReadField, ValueFormat, WriteField};
-use crate::format::for_each_tuple;
+use crate::field::{ValueFormat, WriteField};
+use crate::format::key_format::{FormatKey, KeyFormat, decode_key, encode_key, store_key_io};
 use crate::format::prefix::hex;
 use crate::key::Key;
 
@@ -48,7 +48,7 @@ pub use reader::TupleReader;
 ///
 /// A value of this type writes and reads keys ([`to_key`](Self::to_key),
 /// [`from_key`](Self::from_key)); the type itself is the format parameter of the field model
-/// ([`WriteField<FdbTuple>`], [`ReadField<'de, FdbTuple>`]), which holds integers of every
+/// ([`WriteField<FdbTuple>`], [`ReadField<'de, FdbTuple>`](crate::field::ReadField)), which holds integers of every
 /// width (`u128` and `i128` included), `f32`, `f64`, `bool`, text, byte strings, `Option`
 /// (`None` is the tuple layer's null), UUIDs (`uuid::Uuid`, and `ulid::Ulid` under the UUID
 /// type code, as the tuple layer has no ULID), instants, dates, durations and IP addresses (as
@@ -137,12 +137,7 @@ impl FdbTuple {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode_into<'de, T: FdbKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
-        out.rewrite(|out| {
-            if !self.prefix.is_empty() {
-                out.extend_from_slice(&self.prefix);
-            }
-            value.write_fields(&mut TupleWriter::new(out))
-        })
+        encode_key(self, value, out)
     }
 
     /// Reads a key back: checks and strips the prefix, then reads every field of `T`, and
@@ -166,24 +161,7 @@ impl FdbTuple {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn from_key<'de, T: FdbKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        // Most formats have no prefix: skip the comparison (a call to `memcmp`) for them.
-        if !self.prefix.is_empty() && !bytes.starts_with(&self.prefix) {
-            return Err(Error::InvalidField {
-                at: Location::at(0),
-                ty: "prefix",
-                detail: format!(
-                    "the key starts with {}, not this format's prefix {}; it is a key of another subspace or \
-                     directory, or the format was given the wrong prefix",
-                    hex(&bytes[..bytes.len().min(self.prefix.len())]),
-                    hex(&self.prefix)
-                )
-                .into(),
-            });
-        }
-        let mut r = TupleReader::at(bytes, self.prefix.len());
-        let value = T::read_fields(&mut r)?;
-        r.finish()?;
-        Ok(value)
+        decode_key(self, bytes)
     }
 
     /// The tuple layer's range of every key that extends `value` by one or more fields: the
@@ -220,8 +198,9 @@ impl FdbTuple {
     }
 }
 
-/// A key whose fields the tuple layer packs: `()` and tuples of 1 to 12 field types of
-/// [`FdbTuple`] (the same trait shape as [`OrderedKey`](crate::format::OrderedKey)).
+/// A key whose fields the tuple layer packs: `()`, tuples of 1 to 12 field types of
+/// [`FdbTuple`], and derived keys. The name [`FormatKey<'de, FdbTuple>`] has in bounds;
+/// implement that.
 ///
 /// ```
 /// use rowkey::format::{FdbKey, FdbTuple};
@@ -233,61 +212,46 @@ impl FdbTuple {
 /// assert_eq!(FdbTuple::default().to_key(&())?.as_bytes(), b"");
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait FdbKey<'de>: Sized {
-    /// How many fields the key has.
-    const FIELDS: usize;
+pub trait FdbKey<'de>: FormatKey<'de, FdbTuple> {}
 
-    /// Writes the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's encoder returns.
-    fn write_fields(&self, w: &mut TupleWriter<'_>) -> Result<()>;
+impl<'de, T: FormatKey<'de, FdbTuple>> FdbKey<'de> for T {}
 
-    /// Reads the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's decoder returns.
-    fn read_fields(r: &mut TupleReader<'de>) -> Result<Self>;
-}
+impl KeyFormat for FdbTuple {
+    type Values = FdbTuple;
+    const NAME: &'static str = "fdb_tuple";
+    type Writer<'a> = TupleWriter<'a>;
+    type Reader<'a, 'de> = TupleReader<'de>;
 
-/// The key of no fields: the prefix alone.
-impl<'de> FdbKey<'de> for () {
-    const FIELDS: usize = 0;
-
-    fn write_fields(&self, _: &mut TupleWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn read_fields(_: &mut TupleReader<'de>) -> Result<Self> {
-        Ok(())
-    }
-}
-
-macro_rules! fdb_tuples {
-    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
-        impl<'de, $($name),+> FdbKey<'de> for ($($name,)+)
-        where
-            $($name: WriteField<FdbTuple> + ReadField<'de, FdbTuple>,)+
-        {
-            const FIELDS: usize = $n;
-
-            #[inline]
-            fn write_fields(&self, w: &mut TupleWriter<'_>) -> Result<()> {
-                $(w.field(&self.$idx)?;)+
-                Ok(())
-            }
-
-            #[inline]
-            fn read_fields(r: &mut TupleReader<'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>()?,)+))
-            }
+    #[inline]
+    fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> TupleWriter<'a> {
+        // Most formats have no prefix: skip the copy's call for them.
+        if !self.prefix.is_empty() {
+            out.extend_from_slice(&self.prefix);
         }
-    )+};
+        TupleWriter::new(out)
+    }
+
+    #[inline]
+    fn reader<'de>(&self, bytes: &'de [u8], _: usize) -> Result<TupleReader<'de>> {
+        // Most formats have no prefix: skip the comparison (a call to `memcmp`) for them.
+        if !self.prefix.is_empty() && !bytes.starts_with(&self.prefix) {
+            return Err(Error::InvalidField {
+                at: Location::at(0),
+                ty: "prefix",
+                detail: format!(
+                    "the key starts with {}, not this format's prefix {}; it is a key of another subspace or \
+                     directory, or the format was given the wrong prefix",
+                    hex(&bytes[..bytes.len().min(self.prefix.len())]),
+                    hex(&self.prefix)
+                )
+                .into(),
+            });
+        }
+        Ok(TupleReader::at(bytes, self.prefix.len()))
+    }
 }
 
-for_each_tuple!(fdb_tuples);
+store_key_io!(FdbTuple, TupleWriter, TupleReader);
 
 /// Writes a key's fields one after another, naming the field in any error.
 ///

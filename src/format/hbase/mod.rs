@@ -57,8 +57,8 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Location, Result};
 use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
+use crate::format::key_format::{FormatKey, KeyFormat, decode_key, encode_key, store_key_io};
 use crate::format::prefix::check_raw_prefix;
-use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
 use crate::key_buf::find_byte;
 
@@ -93,16 +93,17 @@ impl ValueFormat for HBase {
         'de: 'r;
 }
 
-/// A key of the HBase format: `()`, or a tuple of 1 to 12 field types it holds.
+/// A key of the HBase format: `()`, a tuple of 1 to 12 field types it holds, or a derived
+/// key. The name [`FormatKey<'de, HBase>`] has in bounds; implement that.
 ///
 /// ```
-/// use rowkey::format::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+/// use rowkey::format::{FormatKey, HBase, HBaseReader, HBaseWriter};
 ///
 /// // A key type of one's own, written field by field.
 /// #[derive(Debug, PartialEq)]
 /// struct Visit { host: String, at: i64 }
 ///
-/// impl<'de> HBaseKey<'de> for Visit {
+/// impl<'de> FormatKey<'de, HBase> for Visit {
 ///     const FIELDS: usize = 2;
 ///     fn write_fields(&self, w: &mut HBaseWriter<'_>) -> rowkey::Result<()> {
 ///         w.named_field("host", &self.host)?.named_field("at", &self.at)?;
@@ -119,24 +120,29 @@ impl ValueFormat for HBase {
 /// assert!(HBase.from_key::<Visit>(&key[..4]).unwrap_err().to_string().contains("host"));
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait HBaseKey<'de>: Sized {
-    /// How many fields the key has.
-    const FIELDS: usize;
+pub trait HBaseKey<'de>: FormatKey<'de, HBase> {}
 
-    /// Writes the fields in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's writing returns.
-    fn write_fields(&self, w: &mut HBaseWriter<'_>) -> Result<()>;
+impl<'de, T: FormatKey<'de, HBase>> HBaseKey<'de> for T {}
 
-    /// Reads the fields in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's reading returns.
-    fn read_fields(r: &mut HBaseReader<'de>) -> Result<Self>;
+impl KeyFormat for HBase {
+    type Values = HBase;
+    const NAME: &'static str = "hbase";
+    type Writer<'a> = HBaseWriter<'a>;
+    type Reader<'a, 'de> = HBaseReader<'de>;
+
+    /// The last field is framed apart, so the writer is told how many there are.
+    #[inline]
+    fn writer<'a>(&'a self, out: &'a mut Key, fields: usize) -> HBaseWriter<'a> {
+        HBaseWriter { out, fields, next: 0 }
+    }
+
+    #[inline]
+    fn reader<'de>(&self, key: &'de [u8], fields: usize) -> Result<HBaseReader<'de>> {
+        Ok(HBaseReader::new(key, fields))
+    }
 }
+
+store_key_io!(HBase, HBaseWriter, HBaseReader);
 
 impl HBase {
     /// The key of `value`.
@@ -170,7 +176,7 @@ impl HBase {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn encode_into<'de, T: HBaseKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
-        out.rewrite(|out| value.write_fields(&mut HBaseWriter { out, fields: T::FIELDS, next: 0 }))
+        encode_key(self, value, out)
     }
 
     /// Reads a key back.
@@ -187,10 +193,7 @@ impl HBase {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn from_key<'de, T: HBaseKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut r = HBaseReader::new(bytes, T::FIELDS);
-        let value = T::read_fields(&mut r)?;
-        r.finish()?;
-        Ok(value)
+        decode_key(self, bytes)
     }
 }
 
@@ -234,10 +237,10 @@ impl<'a> HBaseWriter<'a> {
     /// field. It is not a field: the next field's index is unchanged.
     ///
     /// ```
-    /// use rowkey::format::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+    /// use rowkey::format::{FormatKey, HBase, HBaseReader, HBaseWriter};
     ///
     /// struct Tagged(bool);
-    /// impl<'de> HBaseKey<'de> for Tagged {
+    /// impl<'de> FormatKey<'de, HBase> for Tagged {
     ///     const FIELDS: usize = 1;
     ///     fn write_fields(&self, w: &mut HBaseWriter<'_>) -> rowkey::Result<()> {
     ///         w.raw_prefix(b"t:").field(&self.0)?;
@@ -385,10 +388,10 @@ impl<'de> HBaseReader<'de> {
     /// The offset of the next field in the key.
     ///
     /// ```
-    /// use rowkey::format::{HBase, HBaseKey, HBaseReader, HBaseWriter};
+    /// use rowkey::format::{FormatKey, HBase, HBaseReader, HBaseWriter};
     ///
     /// struct Two(i8, i8);
-    /// impl<'de> HBaseKey<'de> for Two {
+    /// impl<'de> FormatKey<'de, HBase> for Two {
     ///     const FIELDS: usize = 2;
     ///     fn write_fields(&self, w: &mut HBaseWriter<'_>) -> rowkey::Result<()> {
     ///         w.field(&self.0)?.field(&self.1)?;
@@ -487,40 +490,6 @@ impl<'de> HBaseReader<'de> {
         if self.flip == 0 { Cow::Borrowed(bytes) } else { Cow::Owned(bytes.iter().map(|b| !b).collect()) }
     }
 }
-
-impl<'de> HBaseKey<'de> for () {
-    const FIELDS: usize = 0;
-
-    fn write_fields(&self, _: &mut HBaseWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn read_fields(_: &mut HBaseReader<'de>) -> Result<Self> {
-        Ok(())
-    }
-}
-
-macro_rules! hbase_tuples {
-    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
-        impl<'de, $($name),+> HBaseKey<'de> for ($($name,)+)
-        where
-            $($name: WriteField<HBase> + ReadField<'de, HBase>,)+
-        {
-            const FIELDS: usize = $n;
-
-            fn write_fields(&self, w: &mut HBaseWriter<'_>) -> Result<()> {
-                $(w.field(&self.$idx)?;)+
-                Ok(())
-            }
-
-            fn read_fields(r: &mut HBaseReader<'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>()?,)+))
-            }
-        }
-    )+};
-}
-
-for_each_tuple!(hbase_tuples);
 
 // A FieldType bound the macros above rely on, checked once.
 const _: () = assert!(!<i64 as FieldType>::DESCENDING);

@@ -1,16 +1,16 @@
-//! Memcomparable keys: [`MemcomparableKey`], its writer and reader, and its impls for `()`
-//! and tuples.
+//! Memcomparable keys: the format's [`KeyFormat`], its writer and reader.
 
 use super::Memcomparable;
 use super::cursor::Cursor;
 use crate::error::{Error, Result};
 use crate::field::{ReadField, Sink, WriteField};
+use crate::format::key_format::{FormatKey, KeyFormat, store_key_io};
 use crate::format::prefix::check_raw_prefix;
-use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
 
 /// A key type that the memcomparable format can write and read: `()` and tuples of 1 to 12
-/// fields, each a field type of [`Memcomparable`].
+/// fields, each a field type of [`Memcomparable`], and derived keys. The name
+/// [`FormatKey<'de, Memcomparable>`] has in bounds; implement that.
 ///
 /// ```
 /// use rowkey::format::{Memcomparable, MemcomparableKey};
@@ -22,24 +22,28 @@ use crate::key::Key;
 /// assert_eq!(Memcomparable.to_key(&())?.len(), 0);
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait MemcomparableKey<'de>: Sized {
-    /// How many fields the key has.
-    const FIELDS: usize;
+pub trait MemcomparableKey<'de>: FormatKey<'de, Memcomparable> {}
 
-    /// Writes the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's encoder returns.
-    fn write_fields(&self, w: &mut MemcomparableWriter<'_>) -> Result<()>;
+impl<'de, T: FormatKey<'de, Memcomparable>> MemcomparableKey<'de> for T {}
 
-    /// Reads the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's decoder returns.
-    fn read_fields(r: &mut MemcomparableReader<'de>) -> Result<Self>;
+impl KeyFormat for Memcomparable {
+    type Values = Memcomparable;
+    const NAME: &'static str = "memcomparable";
+    type Writer<'a> = MemcomparableWriter<'a>;
+    type Reader<'a, 'de> = MemcomparableReader<'de>;
+
+    #[inline]
+    fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> MemcomparableWriter<'a> {
+        MemcomparableWriter::new(out)
+    }
+
+    #[inline]
+    fn reader<'de>(&self, key: &'de [u8], _: usize) -> Result<MemcomparableReader<'de>> {
+        Ok(MemcomparableReader::new(key))
+    }
 }
+
+store_key_io!(Memcomparable, MemcomparableWriter, MemcomparableReader);
 
 /// Appends memcomparable fields to a key.
 ///
@@ -295,47 +299,10 @@ impl<'de> MemcomparableReader<'de> {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     #[inline]
-    pub fn finish(self) -> Result<()> {
+    pub fn finish(&self) -> Result<()> {
         match self.cursor.remaining().len() {
             0 => Ok(()),
             len => Err(Error::TrailingBytes { offset: self.cursor.position(), len }),
         }
     }
 }
-
-/// The key of no fields: no bytes.
-impl<'de> MemcomparableKey<'de> for () {
-    const FIELDS: usize = 0;
-
-    fn write_fields(&self, _: &mut MemcomparableWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn read_fields(_: &mut MemcomparableReader<'de>) -> Result<Self> {
-        Ok(())
-    }
-}
-
-macro_rules! memcomparable_tuples {
-    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
-        impl<'de, $($name),+> MemcomparableKey<'de> for ($($name,)+)
-        where
-            $($name: WriteField<Memcomparable> + ReadField<'de, Memcomparable>,)+
-        {
-            const FIELDS: usize = $n;
-
-            #[inline]
-            fn write_fields(&self, w: &mut MemcomparableWriter<'_>) -> Result<()> {
-                $(w.field(&self.$idx)?;)+
-                Ok(())
-            }
-
-            #[inline]
-            fn read_fields(r: &mut MemcomparableReader<'de>) -> Result<Self> {
-                Ok(($(r.field::<$name>()?,)+))
-            }
-        }
-    )+};
-}
-
-for_each_tuple!(memcomparable_tuples);

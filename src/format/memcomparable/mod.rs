@@ -96,6 +96,7 @@ pub use key::{MemcomparableKey, MemcomparableReader, MemcomparableWriter};
 
 use crate::error::Result;
 use crate::field::ValueFormat;
+use crate::format::key_format::{decode_key, encode_key};
 use crate::key::Key;
 use crate::range::KeyRange;
 
@@ -154,7 +155,7 @@ impl Memcomparable {
     /// ```
     #[inline]
     pub fn encode_into<'de, T: MemcomparableKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
-        out.rewrite(|out| value.write_fields(&mut MemcomparableWriter::new(out)))
+        encode_key(self, value, out)
     }
 
     /// Decodes a key of type `T`; bytes after its last field are an error.
@@ -176,10 +177,7 @@ impl Memcomparable {
     /// ```
     #[inline]
     pub fn from_key<'de, T: MemcomparableKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut r = MemcomparableReader::new(bytes);
-        let value = T::read_fields(&mut r)?;
-        r.finish()?;
-        Ok(value)
+        decode_key(self, bytes)
     }
 
     /// The range of every key whose first fields are `prefix` (a tuple of them): from the

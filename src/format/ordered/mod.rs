@@ -29,8 +29,10 @@ mod reader;
 
 use crate::error::{Error, Result};
 use crate::field::{FieldType, Sink, WriteField};
-use crate::format::Ordered;
+use crate::format::key_format::{FormatKey, KeyFormat, KeyWriter};
+use crate::format::{BUCKET_FIELD, Ordered, PREFIX_FIELD};
 use crate::key::Key;
+use crate::salt::Salt;
 
 pub use frame::{EMPTY_FIELD, ESCAPED_NUL, SEPARATOR};
 pub use reader::OrderedReader;
@@ -296,42 +298,74 @@ impl<'a> OrderedWriter<'a> {
 }
 
 /// A key type whose fields the ordered format can write and read: tuples of 1 to 12 field
-/// types, and derived keys. Through it keys compose: a salted key writes its bucket field,
-/// then the fields of the key it salts.
+/// types, and derived keys. The name [`FormatKey<'de, Ordered>`] has in bounds; implement that.
+/// Through it keys compose: a salted key writes its bucket field, then the fields of the key
+/// it salts.
 ///
 /// ```
 /// use rowkey::Key;
-/// use rowkey::format::{OrderedKey, OrderedReader, OrderedWriter};
+/// use rowkey::format::{FormatKey, Ordered, OrderedReader, OrderedWriter};
 ///
 /// let mut key = Key::new();
 /// let mut w = OrderedWriter::new(&mut key);
 /// w.field(&7u8)?;
-/// ("phone", 42i64).write_fields(&mut w)?;
+/// FormatKey::<Ordered>::write_fields(&("phone", 42i64), &mut w)?;
 /// w.finish();
 ///
-/// let mut r = OrderedReader::new(&key, 1 + <(String, i64)>::FIELDS);
+/// let fields = <(String, i64) as FormatKey<Ordered>>::FIELDS;
+/// let mut r = OrderedReader::new(&key, 1 + fields);
 /// assert_eq!(r.field::<u8>()?, 7);
-/// assert_eq!(<(String, i64)>::read_fields(&mut r)?, ("phone".to_owned(), 42));
+/// assert_eq!(<(String, i64) as FormatKey<Ordered>>::read_fields(&mut r)?, ("phone".to_owned(), 42));
 /// r.finish()?;
 /// # Ok::<(), rowkey::Error>(())
 /// ```
-pub trait OrderedKey<'de>: Sized {
-    /// How many fields the key has.
-    const FIELDS: usize;
+pub trait OrderedKey<'de>: FormatKey<'de, Ordered> {}
 
-    /// Writes the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What a field's encoder returns.
-    fn write_fields(&self, w: &mut OrderedWriter<'_>) -> Result<()>;
+impl<'de, T: FormatKey<'de, Ordered>> OrderedKey<'de> for T {}
 
-    /// Reads the fields, in order.
-    ///
-    /// # Errors
-    ///
-    /// What the reader or a field's decoder returns.
-    fn read_fields(r: &mut OrderedReader<'de>) -> Result<Self>;
+impl KeyFormat for Ordered {
+    type Values = Ordered;
+    const NAME: &'static str = "ordered";
+    type Writer<'a> = OrderedWriter<'a>;
+    type Reader<'a, 'de> = OrderedReader<'de>;
+    const PREFIX_IS_FIELD: bool = true;
+
+    #[inline]
+    fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> OrderedWriter<'a> {
+        OrderedWriter::new(out)
+    }
+
+    #[inline]
+    fn reader<'de>(&self, key: &'de [u8], fields: usize) -> Result<OrderedReader<'de>> {
+        Ok(OrderedReader::new(key, fields))
+    }
+}
+
+impl KeyWriter<Ordered> for OrderedWriter<'_> {
+    #[inline(always)]
+    fn field<T: WriteField<Ordered> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        self.write(None, value)
+    }
+
+    #[inline(always)]
+    fn named_field<T: WriteField<Ordered> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
+        self.write(Some(name), value)
+    }
+
+    #[inline]
+    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
+        self.write(Some(PREFIX_FIELD), prefix)
+    }
+
+    #[inline]
+    fn bucket(&mut self, salt: &Salt, bucket: u32) -> Result<&mut Self> {
+        self.write(Some(BUCKET_FIELD), &salt.bucket_field(bucket))
+    }
+
+    #[inline]
+    fn finish(self) {
+        OrderedWriter::finish(self);
+    }
 }
 
 /// Appends one field as it stands when more fields follow it: escaped, then its separator
@@ -363,24 +397,6 @@ pub(crate) fn append_terminated<T: WriteField<Ordered> + ?Sized>(out: &mut Key, 
 #[inline]
 pub(crate) fn append_escaped<T: WriteField<Ordered> + ?Sized>(out: &mut Key, value: &T) -> Result<()> {
     if <T as FieldType>::DESCENDING { value.write(&mut Descending(out)) } else { value.write(&mut Ascending(out)) }
-}
-
-/// Clears `out` and writes `value` as a whole ordered key; on error `out` is left empty.
-pub(crate) fn encode_key<'de, T: OrderedKey<'de>>(value: &T, out: &mut Key) -> Result<()> {
-    out.rewrite(|out| {
-        let mut w = OrderedWriter::new(out);
-        value.write_fields(&mut w)?;
-        w.finish();
-        Ok(())
-    })
-}
-
-/// Reads a whole ordered key of type `T`.
-pub(crate) fn decode_key<'de, T: OrderedKey<'de>>(bytes: &'de [u8]) -> Result<T> {
-    let mut r = OrderedReader::new(bytes, T::FIELDS);
-    let value = T::read_fields(&mut r)?;
-    r.finish()?;
-    Ok(value)
 }
 
 #[cfg(test)]

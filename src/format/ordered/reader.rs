@@ -4,8 +4,14 @@
 use super::frame::{EMPTY_FIELD, ESCAPED_NUL, SEPARATOR};
 use crate::error::{Error, Location, Result};
 use crate::field::{FieldBytes, FieldType, INLINE_FIELD, ReadField};
-use crate::format::Ordered;
+use std::borrow::Cow;
+
+use crate::format::key_format::KeyReader;
+use crate::format::prefix::check_prefix;
+use crate::format::{BUCKET_FIELD, Ordered, PREFIX_FIELD};
 use crate::key_buf::find_byte;
+use crate::salt::Salt;
+use crate::salt::bucket::read_bucket;
 
 /// Reads the fields of an ordered key, in order, checking every byte.
 ///
@@ -394,4 +400,45 @@ fn too_many_fields(fields: usize) -> Error {
 
 fn empty_key() -> Error {
     Error::Truncated { at: Location::at(0), detail: "an ordered key is never empty (a key of empty fields is 00 00)" }
+}
+
+impl<'de> KeyReader<'de, Ordered> for OrderedReader<'de> {
+    #[inline(always)]
+    fn field<T: ReadField<'de, Ordered>>(&mut self) -> Result<T> {
+        OrderedReader::field(self)
+    }
+
+    #[inline(always)]
+    fn named_field<T: ReadField<'de, Ordered>>(&mut self, name: &'static str) -> Result<T> {
+        OrderedReader::named_field(self, name)
+    }
+
+    /// The prefix is a field: where the reader is, not 0, as a flattened key's prefix is
+    /// inside the outer key.
+    #[inline]
+    fn prefix(&mut self, prefix: &'static str) -> Result<()> {
+        let (index, at) = (self.field_index(), self.position());
+        check_prefix(&self.named_field::<Cow<'de, [u8]>>(PREFIX_FIELD)?, prefix, index, at)
+    }
+
+    #[inline]
+    fn bucket(&mut self, salt: &Salt) -> Result<u32> {
+        let (index, at) = (self.field_index(), self.position());
+        read_bucket(salt, &self.named_field::<Cow<'de, [u8]>>(BUCKET_FIELD)?, false, index, at)
+    }
+
+    #[inline(always)]
+    fn position(&self) -> usize {
+        OrderedReader::position(self)
+    }
+
+    #[inline(always)]
+    fn field_index(&self) -> usize {
+        OrderedReader::field_index(self)
+    }
+
+    #[inline]
+    fn finish(self) -> Result<()> {
+        self.check_finished()
+    }
 }

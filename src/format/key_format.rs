@@ -1,0 +1,438 @@
+//! One key-level trait under every format: [`KeyFormat`] says how a key of a format is framed
+//! (where it starts, how its fields are written and read, how it ends), [`FormatKey`] is a key
+//! type's fields in that format, and [`encode_key`] / [`decode_key`] are the one pair that
+//! every format's `to_key` and `from_key`, the derive and the schema go through.
+//!
+//! The field model sits below it: a format's [`Values`](KeyFormat::Values) is the type
+//! parameter of [`WriteField`] and [`ReadField`], and the capability traits
+//! ([`Ints`](crate::field::Ints), [`Strings`](crate::field::Strings), ...) say which values it
+//! holds. A format of your own is a type that implements [`KeyFormat`], a writer that
+//! implements [`KeyWriter`] and a reader that implements [`KeyReader`]; tuples and
+//! `#[derive(RowKey)]` with `#[rowkey(format = path::ToFormat)]` then write and read keys in it.
+//!
+//! | layer | says | implemented by |
+//! |---|---|---|
+//! | [`KeyFormat`] | how a key starts, is framed and ends | a format |
+//! | [`KeyWriter`], [`KeyReader`] | how one field, a prefix and a bucket are written and read | the format's writer and reader |
+//! | [`ValueFormat`] + capabilities | which values a field can hold, and their bytes | the format's value type |
+//! | [`FormatKey`] | a key type's fields in order | tuples, derived keys |
+//!
+//! ```
+//! use rowkey::format::{FdbTuple, Ordered, decode_key, encode_key};
+//!
+//! let mut key = rowkey::Key::new();
+//! encode_key(&Ordered, &("phone", 7u8), &mut key)?;
+//! assert_eq!(key.as_bytes(), b"phone\x00\x01\x87");
+//! encode_key(&FdbTuple::default(), &("phone", 7u8), &mut key)?;
+//! assert_eq!(key.as_bytes(), b"\x02phone\x00\x15\x07");
+//! let (kind, n): (&str, u8) = decode_key(&FdbTuple::default(), &key)?;
+//! assert_eq!((kind, n), ("phone", 7));
+//! # Ok::<(), rowkey::Error>(())
+//! ```
+
+use std::borrow::Cow;
+
+use crate::error::Result;
+use crate::field::{Alphabet, ReadField, ValueFormat, WriteField};
+use crate::format::BUCKET_FIELD;
+use crate::format::tuple::for_each_tuple;
+use crate::key::Key;
+use crate::salt::Salt;
+use crate::salt::store::{StoreBucket, read_store_bucket};
+
+/// A key format: how the fields of one key are framed into its bytes.
+///
+/// A format value carries what a key of it needs besides its fields (the delimited format's
+/// delimiter, a FoundationDB subspace's prefix); a unit type for a format that needs nothing.
+/// See the [module docs](self) for where it sits, and `tests/custom_format.rs` in the
+/// repository for a format written outside this crate.
+///
+/// ```
+/// use rowkey::format::{FormatKey, KeyFormat, Memcomparable, Ordered};
+///
+/// // Any format, any key of it.
+/// fn key_of<'de, F: KeyFormat, K: FormatKey<'de, F>>(format: &F, key: &K) -> rowkey::Result<Vec<u8>> {
+///     Ok(format.to_key(key)?.as_bytes().to_vec())
+/// }
+/// assert_eq!(key_of(&Memcomparable, &(1u8, true))?, [1, 1]);
+/// assert_eq!(key_of(&Ordered, &(1u8, true))?, [0x81, 0, 1, 0x81]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait KeyFormat: Sized + 'static {
+    /// The format's parameter of the field model: what [`WriteField`] and [`ReadField`] are
+    /// implemented for. Often the format type itself.
+    type Values: ValueFormat;
+
+    /// The format's name in a key's schema and in messages (`"ordered"`, `"hbase"`, ...).
+    const NAME: &'static str;
+
+    /// Writes one key's fields.
+    type Writer<'a>: KeyWriter<Self::Values>;
+
+    /// Reads one key's fields; `'a` is the format value's borrow, `'de` the key's.
+    type Reader<'a, 'de>: KeyReader<'de, Self::Values>;
+
+    /// Whether a key's constant prefix (`#[rowkey(prefix = "...")]`) is a field of the key,
+    /// counted in [`FormatKey::FIELDS`] (the ordered and delimited formats), or raw bytes
+    /// before the first field (the store formats, and the default).
+    const PREFIX_IS_FIELD: bool = false;
+
+    /// A writer of a key of `fields` fields, appending to `out` (empty when a whole key is
+    /// written). It writes whatever the format puts before the fields.
+    fn writer<'a>(&'a self, out: &'a mut Key, fields: usize) -> Self::Writer<'a>;
+
+    /// A reader of `key`, a key of `fields` fields.
+    ///
+    /// # Errors
+    ///
+    /// When the key does not start as the format's keys do (a FoundationDB subspace's
+    /// prefix, say).
+    fn reader<'a, 'de>(&'a self, key: &'de [u8], fields: usize) -> Result<Self::Reader<'a, 'de>>;
+
+    /// The key of `value` in this format.
+    ///
+    /// # Errors
+    ///
+    /// As [`encode_key`].
+    ///
+    /// ```
+    /// use rowkey::format::{HBase, KeyFormat};
+    ///
+    /// assert_eq!(KeyFormat::to_key(&HBase, &(5i32,))?.as_bytes(), [0x2b, 0x80, 0, 0, 5]);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    fn to_key<'de, T: FormatKey<'de, Self>>(&self, value: &T) -> Result<Key> {
+        let mut key = Key::new();
+        encode_key(self, value, &mut key)?;
+        Ok(key)
+    }
+
+    /// Reads a key of this format back as a `T`.
+    ///
+    /// # Errors
+    ///
+    /// As [`decode_key`].
+    ///
+    /// ```
+    /// use rowkey::format::{HBase, KeyFormat};
+    ///
+    /// let (n,): (i32,) = KeyFormat::from_key(&HBase, &[0x2b, 0x80, 0, 0, 5])?;
+    /// assert_eq!(n, 5);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    // The name every format's inherent method has: a key is read with its format's settings.
+    #[allow(clippy::wrong_self_convention)]
+    fn from_key<'de, T: FormatKey<'de, Self>>(&self, bytes: &'de [u8]) -> Result<T> {
+        decode_key(self, bytes)
+    }
+}
+
+/// Writes the fields of one key, naming each in its errors. The store formats' default
+/// [`bucket`](Self::bucket) writes a salt's bucket as a `u16` (an MD5 salt's as its hex
+/// text).
+///
+/// ```
+/// use rowkey::format::{KeyWriter, Memcomparable, MemcomparableWriter};
+///
+/// let mut key = rowkey::Key::new();
+/// let mut w = MemcomparableWriter::new(&mut key);
+/// KeyWriter::<Memcomparable>::named_field(&mut w, "id", &7u8)?;
+/// assert_eq!(key.as_bytes(), [7]);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait KeyWriter<F: ValueFormat> {
+    /// Appends the next field.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns, with the field's index and offset filled in.
+    fn field<T: WriteField<F> + ?Sized>(&mut self, value: &T) -> Result<&mut Self>;
+
+    /// Appends the next field, naming it in any error.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns, with the field's index, name and offset filled in.
+    fn named_field<T: WriteField<F> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self>;
+
+    /// Appends the key's constant prefix (`#[rowkey(prefix = "...")]`): raw bytes before the
+    /// first field unless the format makes it a field ([`KeyFormat::PREFIX_IS_FIELD`]).
+    ///
+    /// # Errors
+    ///
+    /// What the format's encoder of a prefix field returns.
+    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self>;
+
+    /// Appends a salt's bucket field.
+    ///
+    /// # Errors
+    ///
+    /// What the field's encoder returns.
+    fn bucket(&mut self, salt: &Salt, bucket: u32) -> Result<&mut Self>
+    where
+        StoreBucket: WriteField<F>,
+    {
+        self.named_field(BUCKET_FIELD, &salt.store_bucket(bucket))
+    }
+
+    /// Completes the key once every field is written (the ordered format writes `00 00` for
+    /// a key whose fields were all empty).
+    #[inline]
+    fn finish(self)
+    where
+        Self: Sized,
+    {
+    }
+}
+
+/// Reads the fields of one key in order, naming each in its errors.
+///
+/// ```
+/// use rowkey::format::{KeyReader, Memcomparable, MemcomparableReader};
+///
+/// let mut r = MemcomparableReader::new(&[7, 1]);
+/// let id: u8 = KeyReader::<Memcomparable>::named_field(&mut r, "id")?;
+/// assert_eq!((id, r.field_index(), r.position()), (7, 1, 1));
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait KeyReader<'de, F: ValueFormat> {
+    /// Reads the next field.
+    ///
+    /// # Errors
+    ///
+    /// When the bytes are not a value of `T` in this format, located at the field.
+    fn field<T: ReadField<'de, F>>(&mut self) -> Result<T>;
+
+    /// Reads the next field, naming it in any error.
+    ///
+    /// # Errors
+    ///
+    /// When the bytes are not a value of `T` in this format, located at the field.
+    fn named_field<T: ReadField<'de, F>>(&mut self, name: &'static str) -> Result<T>;
+
+    /// Reads and checks the key's constant prefix, as [`KeyWriter::prefix`] wrote it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidField`](crate::Error::InvalidField) naming the prefix when the key does
+    /// not hold it.
+    fn prefix(&mut self, prefix: &'static str) -> Result<()>;
+
+    /// Reads a salt's bucket field, as [`KeyWriter::bucket`] wrote it.
+    ///
+    /// # Errors
+    ///
+    /// When the field is not one of the salt's buckets.
+    fn bucket(&mut self, salt: &Salt) -> Result<u32>
+    where
+        u16: ReadField<'de, F>,
+        Cow<'de, str>: ReadField<'de, F>,
+    {
+        let (index, at) = (self.field_index(), self.position());
+        if salt.hex_digits() == 0 {
+            let number = self.named_field::<u16>(BUCKET_FIELD)?;
+            read_store_bucket(salt, Some(number), None, index, at)
+        } else {
+            let text = self.named_field::<Cow<'de, str>>(BUCKET_FIELD)?;
+            read_store_bucket(salt, None, Some(&text), index, at)
+        }
+    }
+
+    /// The offset of the next field in the key.
+    fn position(&self) -> usize;
+
+    /// The 0-based index of the next field to read.
+    fn field_index(&self) -> usize;
+
+    /// Checks that the key ends where its last field did.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TrailingBytes`](crate::Error::TrailingBytes) (or the format's own error) for
+    /// bytes after the last field.
+    fn finish(self) -> Result<()>
+    where
+        Self: Sized;
+}
+
+/// A key type whose fields format `F` writes and reads: `()`, tuples of 1 to 12 field types
+/// of `F`, and derived keys of `F`.
+///
+/// ```
+/// use rowkey::format::{FdbTuple, FormatKey};
+///
+/// fn field_count<'de, T: FormatKey<'de, FdbTuple>>(_: &T) -> usize {
+///     T::FIELDS
+/// }
+/// assert_eq!(field_count(&("a", 1u8, true)), 3);
+/// ```
+pub trait FormatKey<'de, F: KeyFormat>: Sized {
+    /// How many fields the key has (a raw prefix not counted).
+    const FIELDS: usize;
+
+    /// What field `index` can hold, when it is known before any value is (see
+    /// [`WriteField::ALPHABET`]); `None` by default. The delimited format checks its delimiter
+    /// against it.
+    #[must_use]
+    fn alphabet(index: usize) -> Option<Alphabet> {
+        let _ = index;
+        None
+    }
+
+    /// Writes the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What a field's encoder returns.
+    fn write_fields(&self, w: &mut F::Writer<'_>) -> Result<()>;
+
+    /// Reads the fields, in order.
+    ///
+    /// # Errors
+    ///
+    /// What the reader or a field's decoder returns.
+    fn read_fields(r: &mut F::Reader<'_, 'de>) -> Result<Self>;
+}
+
+/// Clears `out` and writes `value` into it as a key of `format`; on error `out` is left
+/// empty. What every format's `encode_into` is.
+///
+/// # Errors
+///
+/// What a field's encoder returns, located at the field.
+#[inline]
+pub fn encode_key<'de, F: KeyFormat, T: FormatKey<'de, F>>(format: &F, value: &T, out: &mut Key) -> Result<()> {
+    out.rewrite(|out| {
+        let mut w = format.writer(out, T::FIELDS);
+        value.write_fields(&mut w)?;
+        w.finish();
+        Ok(())
+    })
+}
+
+/// Reads a whole key of `format` as a `T`, refusing bytes after its last field. What every
+/// format's `from_key` is.
+///
+/// # Errors
+///
+/// When the bytes are not a key of `T` in this format: the error names the field and the
+/// offset.
+#[inline]
+pub fn decode_key<'de, F: KeyFormat, T: FormatKey<'de, F>>(format: &F, bytes: &'de [u8]) -> Result<T> {
+    let mut r = format.reader(bytes, T::FIELDS)?;
+    let value = T::read_fields(&mut r)?;
+    r.finish()?;
+    Ok(value)
+}
+
+/// The key of no fields, in every format.
+impl<'de, F: KeyFormat> FormatKey<'de, F> for () {
+    const FIELDS: usize = 0;
+
+    #[inline]
+    fn write_fields(&self, _: &mut F::Writer<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    #[inline]
+    fn read_fields(_: &mut F::Reader<'_, 'de>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+macro_rules! format_tuples {
+    ($( ($n:expr; $($name:ident . $idx:tt),+) )+) => {$(
+        impl<'de, Fmt: KeyFormat, $($name),+> FormatKey<'de, Fmt> for ($($name,)+)
+        where
+            $($name: WriteField<Fmt::Values> + ReadField<'de, Fmt::Values>,)+
+        {
+            const FIELDS: usize = $n;
+
+            fn alphabet(index: usize) -> Option<Alphabet> {
+                [$(<$name as WriteField<Fmt::Values>>::ALPHABET),+].get(index).copied().flatten()
+            }
+
+            #[inline]
+            fn write_fields(&self, w: &mut Fmt::Writer<'_>) -> Result<()> {
+                $(KeyWriter::<Fmt::Values>::field(w, &self.$idx)?;)+
+                Ok(())
+            }
+
+            #[inline]
+            fn read_fields(r: &mut Fmt::Reader<'_, 'de>) -> Result<Self> {
+                Ok(($(KeyReader::<Fmt::Values>::field::<$name>(r)?,)+))
+            }
+        }
+    )+};
+}
+
+for_each_tuple!(format_tuples);
+
+/// [`KeyWriter`] and [`KeyReader`] for a store format's writer and reader, whose inherent
+/// methods already have the trait's shape: the key's prefix is raw bytes, the bucket the
+/// store default.
+macro_rules! store_key_io {
+    ($values:ty, $writer:ident, $reader:ident) => {
+        impl $crate::format::KeyWriter<$values> for $writer<'_> {
+            #[inline(always)]
+            fn field<T: $crate::field::WriteField<$values> + ?Sized>(
+                &mut self,
+                value: &T,
+            ) -> $crate::error::Result<&mut Self> {
+                $writer::field(self, value).map(|_| ())?;
+                Ok(self)
+            }
+
+            #[inline(always)]
+            fn named_field<T: $crate::field::WriteField<$values> + ?Sized>(
+                &mut self,
+                name: &'static str,
+                value: &T,
+            ) -> $crate::error::Result<&mut Self> {
+                $writer::named_field(self, name, value).map(|_| ())?;
+                Ok(self)
+            }
+
+            #[inline]
+            fn prefix(&mut self, prefix: &'static str) -> $crate::error::Result<&mut Self> {
+                Ok($writer::raw_prefix(self, prefix.as_bytes()))
+            }
+        }
+
+        impl<'de> $crate::format::KeyReader<'de, $values> for $reader<'de> {
+            #[inline(always)]
+            fn field<T: $crate::field::ReadField<'de, $values>>(&mut self) -> $crate::error::Result<T> {
+                $reader::field(self)
+            }
+
+            #[inline(always)]
+            fn named_field<T: $crate::field::ReadField<'de, $values>>(
+                &mut self,
+                name: &'static str,
+            ) -> $crate::error::Result<T> {
+                $reader::named_field(self, name)
+            }
+
+            #[inline]
+            fn prefix(&mut self, prefix: &'static str) -> $crate::error::Result<()> {
+                $reader::raw_prefix(self, prefix.as_bytes())
+            }
+
+            #[inline(always)]
+            fn position(&self) -> usize {
+                $reader::position(self)
+            }
+
+            #[inline(always)]
+            fn field_index(&self) -> usize {
+                $reader::field_index(self)
+            }
+
+            #[inline]
+            fn finish(self) -> $crate::error::Result<()> {
+                $reader::finish(&self)
+            }
+        }
+    };
+}
+pub(crate) use store_key_io;
