@@ -45,6 +45,7 @@ use crate::salt::{Salt, SaltHash};
 mod bigtable;
 #[cfg(feature = "bigtable-schema")]
 pub mod bigtable_import;
+mod custom;
 mod decode;
 mod encode;
 mod encode_values;
@@ -58,12 +59,14 @@ mod reading;
 mod redact;
 mod scan;
 pub(crate) mod store;
+mod store_ops;
 mod store_value;
 mod stored;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
+pub use custom::{CustomFormat, SchemaFormat};
 pub(crate) use inspection::ValueText;
 pub use inspection::{InspectedField, Inspection, Revealed};
 #[cfg(feature = "bigtable")]

@@ -1,23 +1,32 @@
 //! A key format defined outside rowkey, with nothing inside rowkey changed for it: a
 //! big-endian layout where each field is one tag byte (what the field is) then its bytes,
-//! integers at a fixed width of 8 and text escaped and ended. Keys derive in it with
+//! integers at a fixed width and text escaped and ended. Keys derive in it with
 //! `#[rowkey(format = tagged::Tagged)]` and get `to_key`, `from_key`, the scan builder, their
-//! schema and the order property tests, as a built-in format's keys do.
+//! schema (`inspect`, `encode`, schema scans) and the order property tests, as a built-in
+//! format's keys do.
 //!
 //! | field | bytes |
 //! |---|---|
-//! | unsigned integer `n` | `10`, `n` as 8 bytes big-endian |
-//! | signed integer `n` | `11`, `n` as 8 bytes big-endian with the sign bit flipped |
+//! | `None` | `00` |
+//! | unsigned integer `n` up to 64 bits | `10`, `n` as 8 bytes big-endian |
+//! | signed integer `n` up to 64 bits | `11`, `n` as 8 bytes big-endian with the sign bit flipped |
+//! | `u128`, `i128` | `12`, `13`, then 16 bytes as above |
+//! | `f64`, `f32` | `14`, `15`, then the bits, flipped to sort in IEEE total order |
 //! | `bool` | `20`, `00` or `01` |
 //! | text or bytes | `30`, the bytes with each `00` as `00 ff`, then `00 00` |
+//! | UUID | `40`, its 16 bytes |
 //!
 //! Cases per property: 256, or `PROPTEST_CASES`.
 
+mod common;
+
 use std::cmp::Ordering;
+
+use common::schema_checks::{agrees_with_from_key, check, mutations, texts};
 
 use proptest::prelude::*;
 use rowkey::format::{FormatKey, KeyFormat};
-use rowkey::schema::Format;
+use rowkey::schema::{KeySchema, Value};
 use rowkey::testing::{assert_decode_total, assert_order_preserving_with, edge_i64, edge_strings};
 use rowkey::{Key, RowKey};
 use tagged::Tagged;
@@ -28,14 +37,24 @@ mod tagged {
     use std::borrow::Cow;
     use std::ops::Bound;
 
-    use rowkey::field::{Bools, ByteStrings, Ints, ReadField, Sink, Strings, ValueFormat, WriteField};
+    use rowkey::field::{
+        Addrs, Bools, ByteStrings, Floats, Instants, Ints, Options, ReadField, Sink, Strings, Uuids, ValueFormat,
+        WriteField,
+    };
     use rowkey::format::{KeyFormat, KeyReader, KeyWriter};
     use rowkey::range::KeyRange;
     use rowkey::scan::StoreFormat;
+    use rowkey::schema::{CustomFormat, SchemaFormat};
     use rowkey::{Error, Key, Location, Result};
 
+    const NONE: u8 = 0x00;
     const UNSIGNED: u8 = 0x10;
     const SIGNED: u8 = 0x11;
+    const UNSIGNED_WIDE: u8 = 0x12;
+    const SIGNED_WIDE: u8 = 0x13;
+    const DOUBLE: u8 = 0x14;
+    const SINGLE: u8 = 0x15;
+    const UUID: u8 = 0x40;
     const BOOL: u8 = 0x20;
     const TEXT: u8 = 0x30;
 
@@ -56,13 +75,15 @@ mod tagged {
         type Writer<'a> = TaggedWriter<'a>;
         type Reader<'a, 'de> = TaggedReader<'de>;
         const NAME: &'static str = "tagged";
+        // The schema reads and writes its keys too.
+        const SCHEMA_FORMAT: CustomFormat = CustomFormat::of::<Self>();
 
         fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> TaggedWriter<'a> {
             TaggedWriter { out, index: 0 }
         }
 
-        fn reader<'de>(&self, key: &'de [u8], _: usize) -> Result<TaggedReader<'de>> {
-            Ok(TaggedReader { key, pos: 0, index: 0 })
+        fn reader<'de>(&self, key: &'de [u8], _: usize) -> TaggedReader<'de> {
+            TaggedReader { key, pos: 0, index: 0 }
         }
     }
 
@@ -119,12 +140,16 @@ mod tagged {
             }
         }
 
-        fn word(&mut self, tag: u8, ty: &'static str) -> Result<u64> {
+        fn fixed<const N: usize>(&mut self, tag: u8, ty: &'static str) -> Result<[u8; N]> {
             self.tag(tag, ty)?;
             let bytes =
-                self.key.get(self.pos..self.pos + 8).ok_or_else(|| Error::invalid(ty, "the field is not 8 bytes"))?;
-            self.pos += 8;
-            Ok(u64::from_be_bytes(bytes.try_into().expect("8 bytes")))
+                self.key.get(self.pos..self.pos + N).ok_or_else(|| Error::invalid(ty, "the field is cut short"))?;
+            self.pos += N;
+            Ok(bytes.try_into().expect("N bytes"))
+        }
+
+        fn word(&mut self, tag: u8, ty: &'static str) -> Result<u64> {
+            self.fixed::<8>(tag, ty).map(u64::from_be_bytes)
         }
 
         fn text(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
@@ -208,13 +233,123 @@ mod tagged {
     }
 
     const SIGN: u64 = 1 << 63;
+    fn signed(v: i64) -> u64 {
+        v.cast_unsigned() ^ SIGN
+    }
+    fn unsigned_back(w: u64) -> i128 {
+        i128::from(w)
+    }
+    fn signed_back(w: u64) -> i128 {
+        i128::from((w ^ SIGN).cast_signed())
+    }
     ints! {
-        u8: UNSIGNED, u64::from, i128::from;
-        u16: UNSIGNED, u64::from, i128::from;
-        u32: UNSIGNED, u64::from, i128::from;
-        u64: UNSIGNED, u64::from, i128::from;
-        i32: SIGNED, |v: i32| i64::from(v).cast_unsigned() ^ SIGN, |w: u64| i128::from((w ^ SIGN).cast_signed());
-        i64: SIGNED, |v: i64| v.cast_unsigned() ^ SIGN, |w: u64| i128::from((w ^ SIGN).cast_signed());
+        u8: UNSIGNED, u64::from, unsigned_back;
+        u16: UNSIGNED, u64::from, unsigned_back;
+        u32: UNSIGNED, u64::from, unsigned_back;
+        u64: UNSIGNED, u64::from, unsigned_back;
+        usize: UNSIGNED, |v: usize| v as u64, unsigned_back;
+        i8: SIGNED, |v: i8| signed(v.into()), signed_back;
+        i16: SIGNED, |v: i16| signed(v.into()), signed_back;
+        i32: SIGNED, |v: i32| signed(v.into()), signed_back;
+        i64: SIGNED, signed, signed_back;
+        isize: SIGNED, |v: isize| signed(v as i64), signed_back;
+    }
+
+    impl Ints<u128> for Tagged {
+        fn write_int<S: Sink>(value: u128, out: &mut S) -> Result<()> {
+            out.write_byte(UNSIGNED_WIDE);
+            out.write(&value.to_be_bytes());
+            Ok(())
+        }
+
+        fn read_int(input: &mut TaggedReader<'_>) -> Result<u128> {
+            input.fixed::<16>(UNSIGNED_WIDE, "u128").map(u128::from_be_bytes)
+        }
+    }
+
+    impl Ints<i128> for Tagged {
+        fn write_int<S: Sink>(value: i128, out: &mut S) -> Result<()> {
+            out.write_byte(SIGNED_WIDE);
+            out.write(&(value.cast_unsigned() ^ (1 << 127)).to_be_bytes());
+            Ok(())
+        }
+
+        fn read_int(input: &mut TaggedReader<'_>) -> Result<i128> {
+            input.fixed::<16>(SIGNED_WIDE, "i128").map(|b| (u128::from_be_bytes(b) ^ (1 << 127)).cast_signed())
+        }
+    }
+
+    // IEEE total order: a negative value's bits all flipped, a positive one's sign bit.
+    impl Floats<f64> for Tagged {
+        fn write_float<S: Sink>(value: f64, out: &mut S) -> Result<()> {
+            let bits = value.to_bits();
+            out.write_byte(DOUBLE);
+            out.write(&(if bits & SIGN != 0 { !bits } else { bits ^ SIGN }).to_be_bytes());
+            Ok(())
+        }
+
+        fn read_float(input: &mut TaggedReader<'_>) -> Result<f64> {
+            let bits = input.fixed::<8>(DOUBLE, "f64").map(u64::from_be_bytes)?;
+            Ok(f64::from_bits(if bits & SIGN != 0 { bits ^ SIGN } else { !bits }))
+        }
+    }
+
+    impl Floats<f32> for Tagged {
+        fn write_float<S: Sink>(value: f32, out: &mut S) -> Result<()> {
+            let bits = value.to_bits();
+            out.write_byte(SINGLE);
+            out.write(&(if bits >> 31 != 0 { !bits } else { bits ^ (1 << 31) }).to_be_bytes());
+            Ok(())
+        }
+
+        fn read_float(input: &mut TaggedReader<'_>) -> Result<f32> {
+            let bits = input.fixed::<4>(SINGLE, "f32").map(u32::from_be_bytes)?;
+            Ok(f32::from_bits(if bits >> 31 != 0 { bits ^ (1 << 31) } else { !bits }))
+        }
+    }
+
+    // `None` is one byte below every tag, so it sorts first.
+    impl Options for Tagged {
+        fn write_option<T: WriteField<Self> + ?Sized, S: Sink>(value: Option<&T>, out: &mut S) -> Result<()> {
+            match value {
+                None => {
+                    out.write_byte(NONE);
+                    Ok(())
+                }
+                Some(value) => value.write(out),
+            }
+        }
+
+        fn read_option<'de, T: ReadField<'de, Self>>(input: &mut TaggedReader<'de>) -> Result<Option<T>> {
+            if input.key.get(input.pos) == Some(&NONE) {
+                input.pos += 1;
+                return Ok(None);
+            }
+            T::read(input).map(Some)
+        }
+    }
+
+    impl Uuids for Tagged {
+        fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
+            out.write_byte(UUID);
+            out.write(value);
+            Ok(())
+        }
+
+        fn read_id(input: &mut TaggedReader<'_>, ty: &'static str) -> Result<[u8; 16]> {
+            input.fixed::<16>(UUID, ty)
+        }
+    }
+
+    // Instants as their integers, addresses as their bytes: the field model's defaults.
+    impl Instants for Tagged {}
+    impl Addrs for Tagged {}
+
+    // Every family of values: the schema reads and writes keys of this format.
+    impl SchemaFormat for Tagged {
+        fn schema_reader(key: &[u8], _: usize) -> TaggedReader<'_> {
+            TaggedReader { key, pos: 0, index: 0 }
+        }
     }
 
     impl Bools for Tagged {
@@ -323,6 +458,7 @@ struct Event {
 struct Spread {
     tenant: String,
     seq: i64,
+    note: Option<u16>,
 }
 
 fn event(tenant: &str, day: u32, seq: i64, done: bool) -> Event {
@@ -382,7 +518,7 @@ fn keys_sort_as_their_values_and_read_back() {
 
 #[test]
 fn a_salted_key_reads_back_and_refuses_a_bucket_of_another_salt() {
-    let spread = Spread { tenant: "acme".into(), seq: i64::MIN };
+    let spread = Spread { tenant: "acme".into(), seq: i64::MIN, note: None };
     let key = spread.to_key().unwrap();
     assert_eq!(key[0], 0x10, "the bucket is the format's unsigned integer");
     assert_eq!(Spread::from_key(&key).unwrap(), spread);
@@ -410,16 +546,100 @@ fn the_scan_builder_bounds_exactly_the_matching_keys() {
     check(Event::scan().tenant_starts_with("a").ranges().unwrap(), &|e| e.tenant.starts_with('a'));
 }
 
+fn spreads() -> impl Strategy<Value = Spread> {
+    (edge_strings(), edge_i64(), proptest::option::of(any::<u16>())).prop_map(|(tenant, seq, note)| Spread {
+        tenant,
+        seq,
+        note,
+    })
+}
+
 #[test]
 fn the_schema_names_the_format_and_its_fields() {
     let schema = Event::SCHEMA;
-    assert_eq!(schema.format, Format::Custom("tagged"));
+    assert_eq!(schema.format.to_string(), "tagged");
     assert_eq!(schema.prefix, Some("ev"));
     let names: Vec<&str> = schema.fields.iter().map(|f| f.name).collect();
     assert_eq!(names, ["tenant", "day", "seq", "done"]);
-    // The schema does not frame a custom format's bytes: it says so, and what to use.
-    let key = event("acme", 1, 2, true).to_key().unwrap();
-    let err = schema.inspect(&key).expect_err("not read by the schema");
-    assert!(err.to_string().contains("`tagged` format") && err.to_string().contains("from_key"), "{err}");
     assert_eq!(Event::cmp(&event("a", 1, 1, true), &event("a", 1, 2, false)), Ordering::Less);
+}
+
+/// `inspect` reads the struct's values, `encode` of their text gives the key back, and
+/// `unsalted` the key after the bucket.
+fn inspects_and_encodes_back<T: rowkey::RowKeyOwned + KeySchema>(value: &T, expected: &[(&str, Value)]) {
+    let key = value.to_key().unwrap();
+    let inspection = T::SCHEMA.inspect(&key).unwrap_or_else(|e| panic!("{e}: {key:?}"));
+    let got: Vec<(&str, Value)> = inspection.fields().iter().map(|f| (f.name(), f.value().clone())).collect();
+    assert_eq!(got, expected);
+    let texts: Vec<(&str, String)> = inspection.fields().iter().map(|f| (f.name(), f.value_text())).collect();
+    let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    assert_eq!(T::SCHEMA.encode(&pairs).unwrap(), key, "{inspection}");
+    if T::SCHEMA.salt.is_some() {
+        assert_eq!(T::SCHEMA.unsalted(&key).unwrap(), &key[9..], "a bucket is 9 bytes");
+    }
+}
+
+proptest! {
+    #[test]
+    fn the_schema_reads_and_writes_the_format_s_keys(e in events(), s in spreads()) {
+        let text = |t: &str| Value::Str(t.to_owned());
+        inspects_and_encodes_back(&e, &[
+            ("prefix", text("ev")),
+            ("tenant", text(&e.tenant)),
+            ("day", Value::Int(e.day.into())),
+            ("seq", Value::Int(e.seq.into())),
+            ("done", Value::Bool(e.done)),
+        ]);
+        let salt = rowkey::salt::Salt::new(8, rowkey::salt::SaltHash::FarmHash).unwrap();
+        let bucket = salt.bucket(&(s.tenant.as_str(),)).unwrap();
+        inspects_and_encodes_back(&s, &[
+            ("bucket", Value::Int(bucket.into())),
+            ("tenant", text(&s.tenant)),
+            ("seq", Value::Int(s.seq.into())),
+            ("note", s.note.map_or(Value::Null, |n| Value::Int(n.into()))),
+        ]);
+    }
+
+    #[test]
+    fn inspect_fails_where_from_key_fails(
+        e in events().prop_flat_map(|e| mutations(e.to_key().unwrap().into_vec())),
+        s in spreads().prop_flat_map(|s| mutations(s.to_key().unwrap().into_vec())),
+    ) {
+        agrees_with_from_key::<Event>(&Event::SCHEMA, &e);
+        agrees_with_from_key::<Spread>(&Spread::SCHEMA, &s);
+    }
+
+    #[test]
+    fn schema_scans_are_the_builder_s(a in events(), b in events(), kind in 0u8..9) {
+        let (ta, tb) = (texts(&a), texts(&b));
+        check(&Event::SCHEMA, &ta, &["tenant"], None, Event::scan().tenant(&a.tenant).ranges())?;
+        let (lo, hi) = common::schema_checks::bounds(kind, a.day, b.day);
+        check(
+            &Event::SCHEMA,
+            &ta,
+            &["tenant"],
+            Some(("day", &tb, kind)),
+            Event::scan().tenant(&a.tenant).day_range((lo, hi)).ranges(),
+        )?;
+    }
+}
+
+/// A format that leaves `SCHEMA_FORMAT` at its default is named by its schema, and the
+/// schema's readers refuse its keys saying what to use instead.
+#[test]
+fn a_schema_that_cannot_read_its_format_says_so() {
+    use rowkey::schema::{CustomFormat, Format, Schema};
+
+    const LEGACY: Schema = Schema {
+        type_name: "Legacy",
+        format: Format::Custom(CustomFormat::named("legacy")),
+        prefix: None,
+        salt: None,
+        max_len: 4096,
+        fields: &[],
+    };
+    assert_eq!(LEGACY.format.to_string(), "legacy");
+    let err = LEGACY.inspect(b"\x01\x02").expect_err("not read by the schema");
+    assert!(err.to_string().contains("`legacy` format") && err.to_string().contains("from_key"), "{err}");
+    assert!(LEGACY.encode(&[]).is_err());
 }

@@ -18,7 +18,7 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
         (KeyFormat::HBase, _) => quote!(#p::Format::HBase),
         (KeyFormat::Custom, _) => {
             let format = input.attrs.format.as_ref().expect("a custom format's path");
-            quote!(#p::Format::Custom(<#format as #p::KeyFormat>::NAME))
+            quote!(#p::Format::Custom(<#format as #p::KeyFormat>::SCHEMA_FORMAT))
         }
         _ => quote!(#p::Format::Ordered),
     };

@@ -197,6 +197,7 @@ impl Delimited {
     /// assert_eq!(buf, "asia#india#mumbai");
     /// # Ok::<(), rowkey::Error>(())
     /// ```
+    #[inline]
     pub fn encode_into<'de, T: DelimitedKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
         encode_key(self, value, out)
     }
@@ -208,6 +209,7 @@ impl Delimited {
     ///
     /// [`Error::Truncated`] for too few fields, [`Error::TrailingBytes`] for too many,
     /// [`Error::Delimiter`] for a byte no field may hold, or what a field's decoder returns.
+    #[inline]
     pub fn from_key<'de, T: DelimitedKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         decode_key(self, bytes)
     }
@@ -275,8 +277,8 @@ impl KeyFormat for Delimited {
     }
 
     #[inline]
-    fn reader<'a, 'de>(&'a self, key: &'de [u8], fields: usize) -> Result<DelimitedReader<'a, 'de>> {
-        Ok(DelimitedReader::new(self, key, fields))
+    fn reader<'a, 'de>(&'a self, key: &'de [u8], fields: usize) -> DelimitedReader<'a, 'de> {
+        DelimitedReader::new(self, key, fields)
     }
 }
 

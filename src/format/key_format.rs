@@ -39,6 +39,7 @@ use crate::format::tuple::for_each_tuple;
 use crate::key::Key;
 use crate::salt::Salt;
 use crate::salt::store::{StoreBucket, read_store_bucket};
+use crate::schema::CustomFormat;
 
 /// A key format: how the fields of one key are framed into its bytes.
 ///
@@ -66,6 +67,13 @@ pub trait KeyFormat: Sized + 'static {
     /// The format's name in a key's schema and in messages (`"ordered"`, `"hbase"`, ...).
     const NAME: &'static str;
 
+    /// What a derived key's [`Schema`](crate::schema::Schema) knows of a format defined
+    /// outside rowkey ([`Format::Custom`](crate::schema::Format::Custom)): by default its
+    /// name alone; [`CustomFormat::of::<Self>()`](CustomFormat::of) for a
+    /// [`SchemaFormat`](crate::schema::SchemaFormat), whose keys the schema then reads and
+    /// writes. The built-in formats have schema formats of their own and ignore it.
+    const SCHEMA_FORMAT: CustomFormat = CustomFormat::named(Self::NAME);
+
     /// Writes one key's fields.
     type Writer<'a>: KeyWriter<Self::Values>;
 
@@ -81,13 +89,21 @@ pub trait KeyFormat: Sized + 'static {
     /// written). It writes whatever the format puts before the fields.
     fn writer<'a>(&'a self, out: &'a mut Key, fields: usize) -> Self::Writer<'a>;
 
-    /// A reader of `key`, a key of `fields` fields.
+    /// Checks what every key of the format starts with, before any field is read: a
+    /// FoundationDB subspace's prefix, say. Nothing by default.
     ///
     /// # Errors
     ///
-    /// When the key does not start as the format's keys do (a FoundationDB subspace's
-    /// prefix, say).
-    fn reader<'a, 'de>(&'a self, key: &'de [u8], fields: usize) -> Result<Self::Reader<'a, 'de>>;
+    /// When the key does not start as the format's keys do.
+    #[inline]
+    fn check_start(&self, key: &[u8]) -> Result<()> {
+        let _ = key;
+        Ok(())
+    }
+
+    /// A reader of `key`, a key of `fields` fields whose start
+    /// [`check_start`](Self::check_start) accepted.
+    fn reader<'a, 'de>(&'a self, key: &'de [u8], fields: usize) -> Self::Reader<'a, 'de>;
 
     /// The key of `value` in this format.
     ///
@@ -304,9 +320,7 @@ pub trait FormatKey<'de, F: KeyFormat>: Sized {
 pub fn encode_key<'de, F: KeyFormat, T: FormatKey<'de, F>>(format: &F, value: &T, out: &mut Key) -> Result<()> {
     out.rewrite(|out| {
         let mut w = format.writer(out, T::FIELDS);
-        value.write_fields(&mut w)?;
-        w.finish();
-        Ok(())
+        value.write_fields(&mut w).map(|()| w.finish())
     })
 }
 
@@ -319,10 +333,9 @@ pub fn encode_key<'de, F: KeyFormat, T: FormatKey<'de, F>>(format: &F, value: &T
 /// offset.
 #[inline]
 pub fn decode_key<'de, F: KeyFormat, T: FormatKey<'de, F>>(format: &F, bytes: &'de [u8]) -> Result<T> {
-    let mut r = format.reader(bytes, T::FIELDS)?;
-    let value = T::read_fields(&mut r)?;
-    r.finish()?;
-    Ok(value)
+    format.check_start(bytes)?;
+    let mut r = format.reader(bytes, T::FIELDS);
+    T::read_fields(&mut r).and_then(|value| r.finish().map(|()| value))
 }
 
 /// The key of no fields, in every format.
@@ -358,7 +371,6 @@ macro_rules! format_tuples {
                 Ok(())
             }
 
-            #[inline]
             fn read_fields(r: &mut Fmt::Reader<'_, 'de>) -> Result<Self> {
                 Ok(($(KeyReader::<Fmt::Values>::field::<$name>(r)?,)+))
             }

@@ -10,14 +10,14 @@ use crate::field::calendar::{write_date, write_instant};
 use crate::field::decimal::encode_decimal;
 use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_text};
 use crate::field::{Desc, EncodeText};
+use crate::format::Delimited;
 use crate::format::ordered::OrderedWriter;
-use crate::format::{Delimited, FdbTuple, HBase, Memcomparable};
 use crate::key::Key;
 use crate::key_text::KeyForm;
 use crate::schema::decode::{Encoded, natural_bytes};
 use crate::schema::given::{Given, Part, walk};
 use crate::schema::redact::about_field;
-use crate::schema::store;
+use crate::schema::store_ops::store_ops;
 use crate::schema::stored::{out_of_range, stored};
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Value};
 
@@ -111,10 +111,9 @@ pub(super) fn write_key(schema: &Schema, given: &Given<'_>) -> Result<Key> {
             write_ordered(schema, given, &mut w)?;
             w.finish();
         }
-        Format::FdbTuple => store::write_key::<FdbTuple>(schema, given, &mut key)?,
-        Format::Memcomparable => store::write_key::<Memcomparable>(schema, given, &mut key)?,
-        Format::HBase => store::write_key::<HBase>(schema, given, &mut key)?,
-        Format::Custom(_) => return Err(store::custom_format(schema)),
+        Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
+            store_ops(schema)?.write_key(schema, given, &mut key)?;
+        }
         Format::Delimited(delimiter) => {
             let format = Delimited::new(delimiter)?;
             let mut fields = Vec::new();

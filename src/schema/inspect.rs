@@ -3,14 +3,14 @@
 
 use crate::error::{Error, Location, Result};
 use crate::field::Desc;
+use crate::format::Delimited;
 use crate::format::ordered::OrderedReader;
 use crate::format::prefix::check_prefix;
-use crate::format::{Delimited, FdbTuple, HBase, Memcomparable};
 use crate::salt::bucket::read_bucket;
 use crate::schema::decode;
 use crate::schema::inspection::{InspectedField, Inspection};
 use crate::schema::reading::{FoundBucket, Reading, SaltCheck, bucket_value};
-use crate::schema::store;
+use crate::schema::store_ops::store_ops;
 use crate::schema::{Encoding, Format, KeyField, Schema, Value};
 
 impl Schema {
@@ -78,10 +78,9 @@ impl Schema {
         let read = match self.format {
             Format::Ordered => read_ordered(&fields, key, &mut reading),
             Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading),
-            Format::FdbTuple => store::read_key::<FdbTuple>(self, &fields, key, &mut reading),
-            Format::Memcomparable => store::read_key::<Memcomparable>(self, &fields, key, &mut reading),
-            Format::HBase => store::read_key::<HBase>(self, &fields, key, &mut reading),
-            Format::Custom(_) => Err(store::custom_format(self)),
+            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
+                store_ops(self).and_then(|ops| ops.read_key(self, &fields, key, &mut reading))
+            }
         };
         read.map_err(|e| self.redact_error(e))?;
         Ok(Inspection { type_name: self.type_name, fields: reading.out })
@@ -141,10 +140,9 @@ impl Schema {
         let salt = salt.salt()?;
         let skip = usize::from(self.prefix.is_some()) + 1;
         match self.format {
-            Format::FdbTuple => store::unsalted::<FdbTuple>(self, &salt, key),
-            Format::Memcomparable => store::unsalted::<Memcomparable>(self, &salt, key),
-            Format::HBase => store::unsalted::<HBase>(self, &salt, key),
-            Format::Custom(_) => Err(store::custom_format(self)),
+            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
+                store_ops(self)?.unsalted(self, &salt, key)
+            }
             Format::Ordered => {
                 let mut r = OrderedReader::new(key, self.field_count());
                 if let Some(prefix) = self.prefix {

@@ -8,7 +8,6 @@ use std::ops::Bound;
 use crate::error::{Error, Result};
 use crate::field::Desc;
 use crate::format::Delimited;
-use crate::format::{FdbTuple, HBase, Memcomparable};
 use crate::range::KeyRanges;
 use crate::salt::Salt;
 use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
@@ -18,6 +17,7 @@ use crate::schema::given::bucket_of;
 use crate::schema::parse::parse_value;
 use crate::schema::redact::about_field;
 use crate::schema::store;
+use crate::schema::store_ops::store_ops;
 use crate::schema::store_value::StoreSchema;
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 
@@ -116,7 +116,7 @@ fn query_text(name: &str, query: ScanNext<'_>) -> String {
 }
 
 /// A [`ScanNext`] with its values parsed for the field.
-enum Next<'a> {
+pub(super) enum Next<'a> {
     Range(Bound<Value>, Bound<Value>),
     StartsWith(&'a str),
     Host(&'a str),
@@ -401,16 +401,10 @@ impl Schema {
         let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
             let fixed_fields = steps.iter().zip(&values).take(count);
             match self.format {
-                Format::FdbTuple => {
-                    store_ranges::<FdbTuple>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
+                Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
+                    let mut fixed_fields = fixed_fields;
+                    store_ops(self)?.ranges(self, steps.len(), salt.as_ref().zip(bucket), &mut fixed_fields, &next)
                 }
-                Format::Memcomparable => {
-                    store_ranges::<Memcomparable>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
-                }
-                Format::HBase => {
-                    store_ranges::<HBase>(self, steps.len(), salt.as_ref().zip(bucket), fixed_fields, &next)
-                }
-                Format::Custom(_) => Err(store::custom_format(self)),
                 Format::Ordered => {
                     let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
                     let mut scan = OrderedScan::new(fields);
@@ -513,11 +507,14 @@ impl Schema {
 
 /// The ranges of a store-format scan, built on [`StoreScan`] as the derived `scan()` builds
 /// them: the raw prefix, the bucket, the fixed fields, then the query on the next field.
-fn store_ranges<'v, F: StoreSchema>(
+/// The fixed fields of a schema scan and their values, in key order.
+pub(super) type Fixed<'a, 'v> = &'a mut dyn Iterator<Item = (&'v &'static FieldSchema, &'v Option<Value>)>;
+
+pub(super) fn store_ranges<F: StoreSchema>(
     schema: &Schema,
     steps: usize,
     bucket: Option<(&Salt, u32)>,
-    fixed: impl Iterator<Item = (&'v &'static FieldSchema, &'v Option<Value>)>,
+    fixed: Fixed<'_, '_>,
     next: &Option<(&FieldSchema, Next<'_>)>,
 ) -> Result<KeyRanges> {
     // Fixing stops at a flattened field, so fields follow the fixed ones there.

@@ -8,7 +8,7 @@ use std::ops::Bound;
 
 use crate::error::{Error, Result};
 use crate::field::{ValueFormat, WriteField};
-use crate::format::{FdbTuple, HBase, Memcomparable};
+use crate::format::KeyReader;
 use crate::key::Key;
 use crate::range::KeyRanges;
 use crate::salt::Salt;
@@ -17,8 +17,9 @@ use crate::scan::{StoreFormat, StoreScan};
 use crate::schema::given::{Given, Part, walk};
 use crate::schema::inspection::InspectedField;
 use crate::schema::reading::{FoundBucket, Reading, bucket_value};
-use crate::schema::store_value::{Backwards, FieldReader, FieldValue, StoreSchema, read_value};
-use crate::schema::{FieldSchema, Format, KeyField, Schema, Value};
+use crate::schema::store_ops::store_ops;
+use crate::schema::store_value::{Backwards, FieldValue, StoreSchema, read_value};
+use crate::schema::{FieldSchema, KeyField, Schema, Value};
 
 /// The key fields of a store-format key: its raw prefixes are not among them.
 pub(super) fn field_count(schema: &Schema) -> usize {
@@ -27,11 +28,11 @@ pub(super) fn field_count(schema: &Schema) -> usize {
 
 /// Reads a store bucket field: the salt's `u16`, or an MD5 salt's hex digits as text.
 fn read_bucket<F: StoreSchema>(r: &mut F::Reader<'_>, salt: &Salt) -> Result<u32> {
-    let (index, offset) = (r.index(), r.at());
+    let (index, offset) = (r.field_index(), r.position());
     let (number, text) = if salt.hex_digits() == 0 {
-        (Some(r.read::<u16>(Schema::BUCKET_FIELD)?), None)
+        (Some(r.named_field::<u16>(Schema::BUCKET_FIELD)?), None)
     } else {
-        (None, Some(r.read::<String>(Schema::BUCKET_FIELD)?))
+        (None, Some(r.named_field::<String>(Schema::BUCKET_FIELD)?))
     };
     read_store_bucket(salt, number, text.as_deref(), index, offset)
 }
@@ -45,10 +46,10 @@ pub(super) fn read_key<F: StoreSchema>(
 ) -> Result<()> {
     let mut r = F::reader(key, field_count(schema));
     for (position, &field) in fields.iter().enumerate() {
-        let (index, offset, name) = (r.index(), r.at(), field.name());
+        let (index, offset, name) = (r.field_index(), r.position(), field.name());
         let value = match field {
             KeyField::Prefix(prefix) => {
-                r.prefix(prefix.as_bytes())?;
+                r.prefix(prefix)?;
                 Value::Str(prefix.to_owned())
             }
             KeyField::Bucket(salt) => {
@@ -58,20 +59,20 @@ pub(super) fn read_key<F: StoreSchema>(
             }
             KeyField::Value(schema) => read_value::<F>(&mut r, schema)?,
         };
-        let len = r.at() - offset;
+        let len = r.position() - offset;
         reading.push(InspectedField { name, value, offset, len, field }, false)?;
     }
-    r.end()
+    r.finish()
 }
 
 /// [`Schema::unsalted`] of a store-format key: the bytes after its prefix and bucket.
 pub(super) fn unsalted<'k, F: StoreSchema>(schema: &Schema, salt: &Salt, key: &'k [u8]) -> Result<&'k [u8]> {
     let mut r = F::reader(key, field_count(schema));
     if let Some(prefix) = schema.prefix {
-        r.prefix(prefix.as_bytes())?;
+        r.prefix(prefix)?;
     }
     read_bucket::<F>(&mut r, salt)?;
-    Ok(&key[r.at()..])
+    Ok(&key[r.position()..])
 }
 
 /// [`Schema::encode`] of a store-format key, from the given values' text.
@@ -153,63 +154,52 @@ pub(super) fn range<F: StoreSchema>(
 /// The key's raw prefix and, with a salt, its bucket field: where every key of the bucket
 /// starts, for the split planner.
 pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
-    fn lead_in<F: StoreSchema>(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
-        let mut key = Key::new();
-        let mut w = KeyWriter::<F> { out: &mut key, index: 0, fields: field_count(schema), format: PhantomData };
-        if let Some(prefix) = schema.prefix {
-            w.raw(prefix.as_bytes());
-        }
-        if let Some((salt, bucket)) = bucket {
-            w.field(Schema::BUCKET_FIELD, &salt.store_bucket(bucket))?;
-        }
-        Ok(key)
+    store_ops(schema)?.lead(schema, bucket)
+}
+
+/// [`lead`] in format `F`.
+pub(super) fn lead_in<F: StoreSchema>(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
+    let mut key = Key::new();
+    let mut w = KeyWriter::<F> { out: &mut key, index: 0, fields: field_count(schema), format: PhantomData };
+    if let Some(prefix) = schema.prefix {
+        w.raw(prefix.as_bytes());
     }
-    match schema.format {
-        Format::FdbTuple => lead_in::<FdbTuple>(schema, bucket),
-        Format::Memcomparable => lead_in::<Memcomparable>(schema, bucket),
-        Format::HBase => lead_in::<HBase>(schema, bucket),
-        Format::Custom(_) => Err(custom_format(schema)),
-        Format::Ordered | Format::Delimited(_) => Err(not_a_store(schema)),
+    if let Some((salt, bucket)) = bucket {
+        w.field(Schema::BUCKET_FIELD, &salt.store_bucket(bucket))?;
     }
+    Ok(key)
 }
 
 /// The bytes of `value` as the first field after the lead, for a split point inside a bucket.
 pub(crate) fn first_field_bytes(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
-    fn bytes_in<F: StoreSchema>(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
-        let mut key = Key::new();
-        let index = usize::from(schema.salt.is_some());
-        let mut w = KeyWriter::<F> { out: &mut key, index, fields: field_count(schema), format: PhantomData };
-        add_field(&mut w, field, value)?;
-        Ok(key.into_vec())
-    }
-    match schema.format {
-        Format::FdbTuple => bytes_in::<FdbTuple>(schema, field, value),
-        Format::Memcomparable => bytes_in::<Memcomparable>(schema, field, value),
-        Format::HBase => bytes_in::<HBase>(schema, field, value),
-        Format::Custom(_) => Err(custom_format(schema)),
-        Format::Ordered | Format::Delimited(_) => Err(not_a_store(schema)),
-    }
+    store_ops(schema)?.first_field_bytes(schema, field, value)
+}
+
+/// [`first_field_bytes`] in format `F`.
+pub(super) fn bytes_in<F: StoreSchema>(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
+    let mut key = Key::new();
+    let index = usize::from(schema.salt.is_some());
+    let mut w = KeyWriter::<F> { out: &mut key, index, fields: field_count(schema), format: PhantomData };
+    add_field(&mut w, field, value)?;
+    Ok(key.into_vec())
 }
 
 /// The value of the first field of `point`, a split point that ends with that field.
 pub(crate) fn first_field_value(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
-    fn value_in<F: StoreSchema>(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
-        let mut r = F::reader(point, field_count(schema));
-        if let Some(prefix) = schema.prefix {
-            r.prefix(prefix.as_bytes()).ok()?;
-        }
-        if let Some(salt) = schema.salt {
-            read_bucket::<F>(&mut r, &salt.salt().ok()?).ok()?;
-        }
-        let value = read_value::<F>(&mut r, field).ok()?;
-        (r.at() == point.len()).then_some(value)
+    store_ops(schema).ok()?.first_field_value(schema, field, point)
+}
+
+/// [`first_field_value`] in format `F`.
+pub(super) fn value_in<F: StoreSchema>(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
+    let mut r = F::reader(point, field_count(schema));
+    if let Some(prefix) = schema.prefix {
+        r.prefix(prefix).ok()?;
     }
-    match schema.format {
-        Format::FdbTuple => value_in::<FdbTuple>(schema, field, point),
-        Format::Memcomparable => value_in::<Memcomparable>(schema, field, point),
-        Format::HBase => value_in::<HBase>(schema, field, point),
-        Format::Ordered | Format::Delimited(_) | Format::Custom(_) => None,
+    if let Some(salt) = schema.salt {
+        read_bucket::<F>(&mut r, &salt.salt().ok()?).ok()?;
     }
+    let value = read_value::<F>(&mut r, field).ok()?;
+    (r.position() == point.len()).then_some(value)
 }
 
 /// What the schema says of a key in a format defined outside rowkey: it knows the format's
@@ -226,7 +216,7 @@ pub(crate) fn custom_format(schema: &Schema) -> Error {
     )
 }
 
-fn not_a_store(schema: &Schema) -> Error {
+pub(super) fn not_a_store(schema: &Schema) -> Error {
     Error::argument(
         "schema",
         format!("`{}` is a key of the {} format, not of a store format", schema.type_name, schema.format),

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::field::{
     Addrs, Bools, FieldType, Floats, Instants, Ints, Numeric, Options, ReadField, Sink, Uuids, ValueFormat, WriteField,
 };
-use crate::format::{FdbTuple, HBase, HBaseReader, Memcomparable, MemcomparableReader, TupleReader};
+use crate::format::{FdbTuple, HBase, HBaseReader, KeyReader, Memcomparable, MemcomparableReader, TupleReader};
 use crate::scan::StoreFormat;
 use crate::schema::decode::{
     array, big_endian, days_value, inconsistent, inner_type, micros_value, nanos_value, primitive_int, reversed,
@@ -46,7 +46,7 @@ pub(super) trait StoreSchema:
     + Ints<u128>
 {
     /// The format's reader of one key.
-    type Reader<'de>: FieldReader<'de, Self>;
+    type Reader<'de>: KeyReader<'de, Self>;
 
     /// Whether the format has descending fields (`desc`).
     const DESCENDING: bool;
@@ -75,39 +75,6 @@ pub(super) trait StoreSchema:
         Err(custom(field))
     }
 }
-
-/// The three readers, seen alike.
-pub(super) trait FieldReader<'de, F: ValueFormat> {
-    fn read<T: ReadField<'de, F>>(&mut self, name: &'static str) -> Result<T>;
-    fn prefix(&mut self, expected: &[u8]) -> Result<()>;
-    fn at(&self) -> usize;
-    fn index(&self) -> usize;
-    fn end(self) -> Result<()>;
-}
-
-macro_rules! field_reader {
-    ($($reader:ident: $format:ty),*) => {$(
-        impl<'de> FieldReader<'de, $format> for $reader<'de> {
-            fn read<T: ReadField<'de, $format>>(&mut self, name: &'static str) -> Result<T> {
-                self.named_field(name)
-            }
-            fn prefix(&mut self, expected: &[u8]) -> Result<()> {
-                self.raw_prefix(expected)
-            }
-            fn at(&self) -> usize {
-                self.position()
-            }
-            fn index(&self) -> usize {
-                self.field_index()
-            }
-            fn end(self) -> Result<()> {
-                self.finish()
-            }
-        }
-    )*};
-}
-
-field_reader!(TupleReader: FdbTuple, MemcomparableReader: Memcomparable, HBaseReader: HBase);
 
 impl StoreSchema for FdbTuple {
     type Reader<'de> = TupleReader<'de>;
@@ -305,10 +272,10 @@ fn check_direction<F: StoreSchema>(field: &FieldSchema) -> Result<()> {
 fn read<'de, F: StoreSchema, T: ReadField<'de, F>>(r: &mut F::Reader<'de>, field: &FieldSchema) -> Result<Option<T>> {
     let name = field.name;
     match (field.optional, field.descending) {
-        (false, false) => r.read::<T>(name).map(Some),
-        (true, false) => r.read::<Option<T>>(name),
-        (false, true) => r.read::<Backwards<T>>(name).map(|v| Some(v.0)),
-        (true, true) => r.read::<Backwards<Option<T>>>(name).map(|v| v.0),
+        (false, false) => r.named_field::<T>(name).map(Some),
+        (true, false) => r.named_field::<Option<T>>(name),
+        (false, true) => r.named_field::<Backwards<T>>(name).map(|v| Some(v.0)),
+        (true, true) => r.named_field::<Backwards<Option<T>>>(name).map(|v| v.0),
     }
 }
 
@@ -397,7 +364,7 @@ fn stored_int(field: &FieldSchema) -> &'static str {
 
 /// Reads one field's value, its transform undone, and checks it as the field's type does.
 pub(super) fn read_value<F: StoreSchema>(r: &mut F::Reader<'_>, field: &FieldSchema) -> Result<Value> {
-    let (index, offset) = (r.index(), r.at());
+    let (index, offset) = (r.field_index(), r.position());
     let located = |e: Error| e.in_field(index, Some(field.name), offset);
     check_direction::<F>(field)?;
     let ty = inner_type(field.rust_type);

@@ -136,6 +136,7 @@ impl FdbTuple {
     /// assert_eq!(key.as_bytes(), [0x26]);
     /// # Ok::<(), rowkey::Error>(())
     /// ```
+    #[inline]
     pub fn encode_into<'de, T: FdbKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
         encode_key(self, value, out)
     }
@@ -160,6 +161,7 @@ impl FdbTuple {
     /// assert!(dir.from_key::<(i8,)>(b"\xfe\x12\xfb\xd5").is_err()); // does not fit
     /// # Ok::<(), rowkey::Error>(())
     /// ```
+    #[inline]
     pub fn from_key<'de, T: FdbKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         decode_key(self, bytes)
     }
@@ -232,7 +234,7 @@ impl KeyFormat for FdbTuple {
     }
 
     #[inline]
-    fn reader<'de>(&self, bytes: &'de [u8], _: usize) -> Result<TupleReader<'de>> {
+    fn check_start(&self, bytes: &[u8]) -> Result<()> {
         // Most formats have no prefix: skip the comparison (a call to `memcmp`) for them.
         if !self.prefix.is_empty() && !bytes.starts_with(&self.prefix) {
             return Err(Error::InvalidField {
@@ -247,7 +249,12 @@ impl KeyFormat for FdbTuple {
                 .into(),
             });
         }
-        Ok(TupleReader::at(bytes, self.prefix.len()))
+        Ok(())
+    }
+
+    #[inline]
+    fn reader<'de>(&self, bytes: &'de [u8], _: usize) -> TupleReader<'de> {
+        TupleReader::at(bytes, self.prefix.len())
     }
 }
 

@@ -137,8 +137,8 @@ impl KeyFormat for HBase {
     }
 
     #[inline]
-    fn reader<'de>(&self, key: &'de [u8], fields: usize) -> Result<HBaseReader<'de>> {
-        Ok(HBaseReader::new(key, fields))
+    fn reader<'de>(&self, key: &'de [u8], fields: usize) -> HBaseReader<'de> {
+        HBaseReader::new(key, fields)
     }
 }
 
@@ -175,6 +175,7 @@ impl HBase {
     /// assert_eq!(key.as_bytes(), [0x29, 0x81]);
     /// # Ok::<(), rowkey::Error>(())
     /// ```
+    #[inline]
     pub fn encode_into<'de, T: HBaseKey<'de>>(&self, value: &T, out: &mut Key) -> Result<()> {
         encode_key(self, value, out)
     }
@@ -192,6 +193,7 @@ impl HBase {
     /// assert_eq!((n, text.as_str()), (1, "hi"));
     /// # Ok::<(), rowkey::Error>(())
     /// ```
+    #[inline]
     pub fn from_key<'de, T: HBaseKey<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         decode_key(self, bytes)
     }

@@ -38,8 +38,8 @@ impl KeyFormat for Memcomparable {
     }
 
     #[inline]
-    fn reader<'de>(&self, key: &'de [u8], _: usize) -> Result<MemcomparableReader<'de>> {
-        Ok(MemcomparableReader::new(key))
+    fn reader<'de>(&self, key: &'de [u8], _: usize) -> MemcomparableReader<'de> {
+        MemcomparableReader::new(key)
     }
 }
 

@@ -336,8 +336,8 @@ impl KeyFormat for Ordered {
     }
 
     #[inline]
-    fn reader<'de>(&self, key: &'de [u8], fields: usize) -> Result<OrderedReader<'de>> {
-        Ok(OrderedReader::new(key, fields))
+    fn reader<'de>(&self, key: &'de [u8], fields: usize) -> OrderedReader<'de> {
+        OrderedReader::new(key, fields)
     }
 }
 
