@@ -6,19 +6,26 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::field::{Addrs, Bools, Floats, Instants, Ints, Options, Uuids};
+use crate::error::Result;
+use crate::field::{Addrs, Bools, Floats, Instants, Ints, Options, Sink, Uuids};
 use crate::format::KeyFormat;
 use crate::scan::StoreFormat;
 use crate::schema::store_ops::{Ops, StoreOps};
-use crate::schema::store_value::StoreSchema;
+use crate::schema::store_value::custom;
+use crate::schema::{FieldSchema, Value};
 
 /// A format whose keys a [`Schema`](crate::schema::Schema) reads and writes without their Rust
 /// type: it holds every family of values a key field can have, each field ends where its
 /// bytes do ([`StoreFormat`]), a prefix is raw bytes before the fields and a salt's bucket is
-/// a `u16` (an MD5 salt's, its hex text), as in the store formats. Set
-/// [`KeyFormat::SCHEMA_FORMAT`] to [`CustomFormat::of::<Self>()`](CustomFormat::of) to use it.
+/// a `u16` (an MD5 salt's, its hex text). The store formats ([`FdbTuple`], [`Memcomparable`],
+/// [`HBase`]) implement it; a format of your own that does sets
+/// [`KeyFormat::SCHEMA_FORMAT`] to [`CustomFormat::of::<Self>()`](CustomFormat::of).
 ///
 /// `tests/custom_format.rs` in the repository implements it.
+///
+/// [`FdbTuple`]: crate::format::FdbTuple
+/// [`Memcomparable`]: crate::format::Memcomparable
+/// [`HBase`]: crate::format::HBase
 pub trait SchemaFormat:
     KeyFormat<Values = Self>
     + StoreFormat
@@ -44,17 +51,33 @@ pub trait SchemaFormat:
     /// by [`FieldType::DESCENDING`](crate::field::FieldType::DESCENDING). `false` by default.
     const DESCENDING: bool = false;
 
-    /// A reader of `key`, a key of `fields` fields, with the format's default settings: the
-    /// schema holds no format value.
+    /// A reader of `key`, a key of `fields` fields (its raw prefix not counted), with the
+    /// format's default settings: the schema holds no format value.
     fn schema_reader(key: &[u8], fields: usize) -> Self::Reader<'static, '_>;
-}
 
-impl<F: SchemaFormat> StoreSchema for F {
-    type Reader<'de> = <F as KeyFormat>::Reader<'static, 'de>;
-    const DESCENDING: bool = <F as SchemaFormat>::DESCENDING;
+    /// Reads a field of [`Encoding::Custom`](crate::schema::Encoding::Custom) or
+    /// [`Encoding::Numeric`](crate::schema::Encoding::Numeric): a field type only
+    /// this format knows how to read (HBase's `numeric` fields). By default an error that
+    /// names the field.
+    ///
+    /// # Errors
+    ///
+    /// That the field's type is unknown, or what its decoder returns.
+    fn read_custom(r: &mut Self::Reader<'static, '_>, field: &FieldSchema, ty: &'static str) -> Result<Option<Value>> {
+        let _ = (r, ty);
+        Err(custom(field))
+    }
 
-    fn reader(key: &[u8], fields: usize) -> Self::Reader<'_> {
-        F::schema_reader(key, fields)
+    /// Writes a field of [`Encoding::Custom`](crate::schema::Encoding::Custom) or
+    /// [`Encoding::Numeric`](crate::schema::Encoding::Numeric), as
+    /// [`read_custom`](Self::read_custom) reads it.
+    ///
+    /// # Errors
+    ///
+    /// That the field's type is unknown, or what its encoder returns.
+    fn write_custom<S: Sink>(field: &FieldSchema, stored: &Value, out: &mut S) -> Result<()> {
+        let _ = (stored, out);
+        Err(custom(field))
     }
 }
 

@@ -11,6 +11,7 @@ use crate::format::Delimited;
 use crate::range::KeyRanges;
 use crate::salt::Salt;
 use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
+use crate::schema::SchemaFormat;
 use crate::schema::decode::Encoded;
 use crate::schema::encode::{named, ordered_bytes, text_bytes};
 use crate::schema::given::bucket_of;
@@ -18,7 +19,6 @@ use crate::schema::parse::parse_value;
 use crate::schema::redact::about_field;
 use crate::schema::store;
 use crate::schema::store_ops::store_ops;
-use crate::schema::store_value::StoreSchema;
 use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
 
 /// What a query asks of the field after the fixed ones, in [`Schema::scan_query`].
@@ -510,7 +510,7 @@ impl Schema {
 /// The fixed fields of a schema scan and their values, in key order.
 pub(super) type Fixed<'a, 'v> = &'a mut dyn Iterator<Item = (&'v &'static FieldSchema, &'v Option<Value>)>;
 
-pub(super) fn store_ranges<F: StoreSchema>(
+pub(super) fn store_ranges<F: SchemaFormat>(
     schema: &Schema,
     steps: usize,
     bucket: Option<(&Salt, u32)>,

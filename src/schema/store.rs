@@ -14,11 +14,12 @@ use crate::range::KeyRanges;
 use crate::salt::Salt;
 use crate::salt::store::read_store_bucket;
 use crate::scan::{StoreFormat, StoreScan};
+use crate::schema::SchemaFormat;
 use crate::schema::given::{Given, Part, walk};
 use crate::schema::inspection::InspectedField;
 use crate::schema::reading::{FoundBucket, Reading, bucket_value};
 use crate::schema::store_ops::store_ops;
-use crate::schema::store_value::{Backwards, FieldValue, StoreSchema, read_value};
+use crate::schema::store_value::{Backwards, FieldValue, SchemaReader, read_value};
 use crate::schema::{FieldSchema, KeyField, Schema, Value};
 
 /// The key fields of a store-format key: its raw prefixes are not among them.
@@ -27,7 +28,7 @@ pub(super) fn field_count(schema: &Schema) -> usize {
 }
 
 /// Reads a store bucket field: the salt's `u16`, or an MD5 salt's hex digits as text.
-fn read_bucket<F: StoreSchema>(r: &mut F::Reader<'_>, salt: &Salt) -> Result<u32> {
+fn read_bucket<F: SchemaFormat>(r: &mut SchemaReader<'_, F>, salt: &Salt) -> Result<u32> {
     let (index, offset) = (r.field_index(), r.position());
     let (number, text) = if salt.hex_digits() == 0 {
         (Some(r.named_field::<u16>(Schema::BUCKET_FIELD)?), None)
@@ -38,13 +39,13 @@ fn read_bucket<F: StoreSchema>(r: &mut F::Reader<'_>, salt: &Salt) -> Result<u32
 }
 
 /// [`Schema::inspect`] of a store-format key: field by field as the derived `read_fields`.
-pub(super) fn read_key<F: StoreSchema>(
+pub(super) fn read_key<F: SchemaFormat>(
     schema: &Schema,
     fields: &[KeyField],
     key: &[u8],
     reading: &mut Reading,
 ) -> Result<()> {
-    let mut r = F::reader(key, field_count(schema));
+    let mut r = F::schema_reader(key, field_count(schema));
     for (position, &field) in fields.iter().enumerate() {
         let (index, offset, name) = (r.field_index(), r.position(), field.name());
         let value = match field {
@@ -66,8 +67,8 @@ pub(super) fn read_key<F: StoreSchema>(
 }
 
 /// [`Schema::unsalted`] of a store-format key: the bytes after its prefix and bucket.
-pub(super) fn unsalted<'k, F: StoreSchema>(schema: &Schema, salt: &Salt, key: &'k [u8]) -> Result<&'k [u8]> {
-    let mut r = F::reader(key, field_count(schema));
+pub(super) fn unsalted<'k, F: SchemaFormat>(schema: &Schema, salt: &Salt, key: &'k [u8]) -> Result<&'k [u8]> {
+    let mut r = F::schema_reader(key, field_count(schema));
     if let Some(prefix) = schema.prefix {
         r.prefix(prefix)?;
     }
@@ -76,7 +77,7 @@ pub(super) fn unsalted<'k, F: StoreSchema>(schema: &Schema, salt: &Salt, key: &'
 }
 
 /// [`Schema::encode`] of a store-format key, from the given values' text.
-pub(super) fn write_key<F: StoreSchema>(schema: &Schema, given: &Given<'_>, out: &mut Key) -> Result<()> {
+pub(super) fn write_key<F: SchemaFormat>(schema: &Schema, given: &Given<'_>, out: &mut Key) -> Result<()> {
     let mut w = KeyWriter::<F> { out, index: 0, fields: field_count(schema), format: PhantomData };
     walk(schema, given, true, &mut |part| match part {
         Part::Prefix(prefix) => {
@@ -125,7 +126,7 @@ impl<F: StoreFormat> FieldSink<F> for StoreScan<F> {
 }
 
 /// Adds `value` of `field`, descending where the field is.
-pub(super) fn add_field<F: StoreSchema>(
+pub(super) fn add_field<F: SchemaFormat>(
     sink: &mut impl FieldSink<F>,
     field: &FieldSchema,
     value: &Value,
@@ -136,7 +137,7 @@ pub(super) fn add_field<F: StoreSchema>(
 
 /// The keys of `scan` whose next field is within `start` and `end`, given in the order of
 /// the field's bytes.
-pub(super) fn range<F: StoreSchema>(
+pub(super) fn range<F: SchemaFormat>(
     scan: &StoreScan<F>,
     field: &FieldSchema,
     start: Bound<&Value>,
@@ -158,7 +159,7 @@ pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key>
 }
 
 /// [`lead`] in format `F`.
-pub(super) fn lead_in<F: StoreSchema>(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
+pub(super) fn lead_in<F: SchemaFormat>(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
     let mut key = Key::new();
     let mut w = KeyWriter::<F> { out: &mut key, index: 0, fields: field_count(schema), format: PhantomData };
     if let Some(prefix) = schema.prefix {
@@ -176,7 +177,7 @@ pub(crate) fn first_field_bytes(schema: &Schema, field: &FieldSchema, value: &Va
 }
 
 /// [`first_field_bytes`] in format `F`.
-pub(super) fn bytes_in<F: StoreSchema>(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
+pub(super) fn bytes_in<F: SchemaFormat>(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
     let mut key = Key::new();
     let index = usize::from(schema.salt.is_some());
     let mut w = KeyWriter::<F> { out: &mut key, index, fields: field_count(schema), format: PhantomData };
@@ -190,8 +191,8 @@ pub(crate) fn first_field_value(schema: &Schema, field: &FieldSchema, point: &[u
 }
 
 /// [`first_field_value`] in format `F`.
-pub(super) fn value_in<F: StoreSchema>(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
-    let mut r = F::reader(point, field_count(schema));
+pub(super) fn value_in<F: SchemaFormat>(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
+    let mut r = F::schema_reader(point, field_count(schema));
     if let Some(prefix) = schema.prefix {
         r.prefix(prefix).ok()?;
     }

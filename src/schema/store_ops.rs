@@ -10,11 +10,11 @@ use crate::format::{FdbTuple, HBase, Memcomparable};
 use crate::key::Key;
 use crate::range::KeyRanges;
 use crate::salt::Salt;
+use crate::schema::SchemaFormat;
 use crate::schema::given::Given;
 use crate::schema::reading::Reading;
 use crate::schema::scan::{Fixed, Next, store_ranges};
 use crate::schema::store::{self, custom_format, not_a_store};
-use crate::schema::store_value::StoreSchema;
 use crate::schema::{FieldSchema, Format, KeyField, Schema, Value};
 
 /// The schema's operations on keys of one store format.
@@ -42,7 +42,7 @@ impl<F> Ops<F> {
     pub(super) const NEW: Ops<F> = Ops(PhantomData);
 }
 
-impl<F: StoreSchema> StoreOps for Ops<F> {
+impl<F: SchemaFormat> StoreOps for Ops<F> {
     fn read_key(&self, schema: &Schema, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
         store::read_key::<F>(schema, fields, key, reading)
     }

@@ -9,11 +9,11 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use crate::error::{Error, Result};
-use crate::field::{
-    Addrs, Bools, FieldType, Floats, Instants, Ints, Numeric, Options, ReadField, Sink, Uuids, ValueFormat, WriteField,
+use crate::field::{FieldType, Numeric, ReadField, Sink, Uuids, ValueFormat, WriteField};
+use crate::format::{
+    FdbTuple, HBase, HBaseReader, KeyFormat, KeyReader, Memcomparable, MemcomparableReader, TupleReader,
 };
-use crate::format::{FdbTuple, HBase, HBaseReader, KeyReader, Memcomparable, MemcomparableReader, TupleReader};
-use crate::scan::StoreFormat;
+use crate::schema::SchemaFormat;
 use crate::schema::decode::{
     array, big_endian, days_value, inconsistent, inner_type, micros_value, nanos_value, primitive_int, reversed,
     untransform,
@@ -22,74 +22,19 @@ use crate::schema::parse::{Number, numeric};
 use crate::schema::stored::{out_of_range, stored};
 use crate::schema::{Encoding, FieldSchema, TimeSpec, Transform, Value};
 
-/// A store format as the schema reads and writes it: every family of values the derive puts
-/// in a store key, and the format's reader.
-pub(super) trait StoreSchema:
-    StoreFormat
-    + Options
-    + Bools
-    + Instants
-    + Uuids
-    + Addrs
-    + Floats<f32>
-    + Floats<f64>
-    + Ints<i8>
-    + Ints<i16>
-    + Ints<i32>
-    + Ints<i64>
-    + Ints<isize>
-    + Ints<u8>
-    + Ints<u16>
-    + Ints<u32>
-    + Ints<u64>
-    + Ints<usize>
-    + Ints<u128>
-{
-    /// The format's reader of one key.
-    type Reader<'de>: KeyReader<'de, Self>;
+/// The reader a schema reads a key of format `F` with.
+pub(super) type SchemaReader<'de, F> = <F as KeyFormat>::Reader<'static, 'de>;
 
-    /// Whether the format has descending fields (`desc`).
-    const DESCENDING: bool;
-
-    /// A reader of `key`, a key of `fields` fields (its raw prefixes not counted).
-    fn reader(key: &[u8], fields: usize) -> Self::Reader<'_>;
-
-    /// Reads a field of [`Encoding::Custom`] or [`Encoding::Numeric`]: only HBase's `numeric`
-    /// fields can be read.
-    ///
-    /// # Errors
-    ///
-    /// That the field's type is unknown, or what its decoder returns.
-    fn read_custom(r: &mut Self::Reader<'_>, field: &FieldSchema, ty: &'static str) -> Result<Option<Value>> {
-        let _ = (r, ty);
-        Err(custom(field))
-    }
-
-    /// Writes a field of [`Encoding::Custom`], as [`read_custom`](Self::read_custom) reads it.
-    ///
-    /// # Errors
-    ///
-    /// That the field's type is unknown, or what its encoder returns.
-    fn write_custom<S: Sink>(field: &FieldSchema, stored: &Value, out: &mut S) -> Result<()> {
-        let _ = (stored, out);
-        Err(custom(field))
-    }
-}
-
-impl StoreSchema for FdbTuple {
-    type Reader<'de> = TupleReader<'de>;
-    const DESCENDING: bool = false;
-
-    fn reader(key: &[u8], _: usize) -> TupleReader<'_> {
+impl SchemaFormat for FdbTuple {
+    fn schema_reader(key: &[u8], _: usize) -> TupleReader<'_> {
         TupleReader::new(key)
     }
 }
 
-impl StoreSchema for Memcomparable {
-    type Reader<'de> = MemcomparableReader<'de>;
+impl SchemaFormat for Memcomparable {
     const DESCENDING: bool = true;
 
-    fn reader(key: &[u8], _: usize) -> MemcomparableReader<'_> {
+    fn schema_reader(key: &[u8], _: usize) -> MemcomparableReader<'_> {
         MemcomparableReader::new(key)
     }
 }
@@ -154,11 +99,10 @@ macro_rules! with_int {
     };
 }
 
-impl StoreSchema for HBase {
-    type Reader<'de> = HBaseReader<'de>;
+impl SchemaFormat for HBase {
     const DESCENDING: bool = true;
 
-    fn reader(key: &[u8], fields: usize) -> HBaseReader<'_> {
+    fn schema_reader(key: &[u8], fields: usize) -> HBaseReader<'_> {
         HBaseReader::new(key, fields)
     }
 
@@ -188,7 +132,7 @@ impl StoreSchema for HBase {
 }
 
 /// The error for a field whose bytes the schema cannot know.
-fn custom(field: &FieldSchema) -> Error {
+pub(super) fn custom(field: &FieldSchema) -> Error {
     Error::argument(
         "schema field",
         format!(
@@ -248,14 +192,14 @@ pub(super) struct FieldValue<'a> {
 
 impl FieldType for FieldValue<'_> {}
 
-impl<F: StoreSchema> WriteField<F> for FieldValue<'_> {
+impl<F: SchemaFormat> WriteField<F> for FieldValue<'_> {
     fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
         write_value::<F, S>(self.field, self.value, out)
     }
 }
 
 /// Refuses a field the format cannot hold as the schema describes it.
-fn check_direction<F: StoreSchema>(field: &FieldSchema) -> Result<()> {
+fn check_direction<F: SchemaFormat>(field: &FieldSchema) -> Result<()> {
     if field.descending && !F::DESCENDING {
         return Err(Error::argument(
             "schema field",
@@ -269,7 +213,10 @@ fn check_direction<F: StoreSchema>(field: &FieldSchema) -> Result<()> {
 }
 
 /// Reads `T`, as `Option<T>` and framed descending where the field says.
-fn read<'de, F: StoreSchema, T: ReadField<'de, F>>(r: &mut F::Reader<'de>, field: &FieldSchema) -> Result<Option<T>> {
+fn read<'de, F: SchemaFormat, T: ReadField<'de, F>>(
+    r: &mut SchemaReader<'de, F>,
+    field: &FieldSchema,
+) -> Result<Option<T>> {
     let name = field.name;
     match (field.optional, field.descending) {
         (false, false) => r.named_field::<T>(name).map(Some),
@@ -280,7 +227,7 @@ fn read<'de, F: StoreSchema, T: ReadField<'de, F>>(r: &mut F::Reader<'de>, field
 }
 
 /// Writes `stored` as a `T` (through `convert`), as `Option<T>` where the field is optional.
-fn put<F: StoreSchema, T: WriteField<F>, S: Sink>(
+fn put<F: SchemaFormat, T: WriteField<F>, S: Sink>(
     field: &FieldSchema,
     stored: &Value,
     out: &mut S,
@@ -363,7 +310,7 @@ fn stored_int(field: &FieldSchema) -> &'static str {
 }
 
 /// Reads one field's value, its transform undone, and checks it as the field's type does.
-pub(super) fn read_value<F: StoreSchema>(r: &mut F::Reader<'_>, field: &FieldSchema) -> Result<Value> {
+pub(super) fn read_value<F: SchemaFormat>(r: &mut SchemaReader<'_, F>, field: &FieldSchema) -> Result<Value> {
     let (index, offset) = (r.field_index(), r.position());
     let located = |e: Error| e.in_field(index, Some(field.name), offset);
     check_direction::<F>(field)?;
@@ -416,7 +363,7 @@ pub(super) fn read_value<F: StoreSchema>(r: &mut F::Reader<'_>, field: &FieldSch
 }
 
 /// Writes one field's value, given before its transform.
-fn write_value<F: StoreSchema, S: Sink>(field: &FieldSchema, value: &Value, out: &mut S) -> Result<()> {
+fn write_value<F: SchemaFormat, S: Sink>(field: &FieldSchema, value: &Value, out: &mut S) -> Result<()> {
     check_direction::<F>(field)?;
     let stored = stored(field, value)?;
     let text = |v: &Value| match v {
