@@ -22,7 +22,8 @@ pub use crate::format::{
 pub use crate::key::Key;
 pub use crate::range::KeyRanges;
 pub use crate::row_key::{RowKey, decode_derived, encode_derived, scan_error};
-pub use crate::salt::bucket::{bucket, check_bucket};
+pub use crate::salt::bucket::{bucket, check_bucket, read_bucket_field, write_bucket_field};
+pub use crate::salt::store::{read_store_bucket_field, write_store_bucket};
 pub use crate::salt::{BucketField, Salt, SaltHash};
 pub use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
 pub use crate::schema::{Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};

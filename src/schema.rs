@@ -45,7 +45,6 @@ use crate::salt::{Salt, SaltHash};
 mod bigtable;
 #[cfg(feature = "bigtable-schema")]
 pub mod bigtable_import;
-mod custom;
 mod decode;
 mod encode;
 mod encode_values;
@@ -54,31 +53,36 @@ mod inspect;
 mod inspection;
 #[cfg(feature = "schema-json")]
 pub mod json;
+mod next;
 mod parse;
 mod reading;
 mod redact;
 mod scan;
-pub(crate) mod store;
-mod store_ops;
+mod schema_format;
+mod store;
+pub(crate) mod store_ops;
 mod store_value;
 mod stored;
 mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
-pub use custom::{CustomFormat, SchemaFormat};
 pub(crate) use inspection::ValueText;
 pub use inspection::{InspectedField, Inspection, Revealed};
+pub use next::ScanNext;
 #[cfg(feature = "bigtable")]
 pub(crate) use parse::parse_value;
 pub use redact::Redacted;
-pub use scan::{EmptyScan, ScanNext};
+pub use scan::EmptyScan;
+pub use schema_format::SchemaFormat;
 pub use value::Value;
 
 // The description's types are defined at the bottom of the crate, so that the field types,
 // which state their encoding, name them without importing this module (`field::description`).
 #[doc(inline)]
-pub use crate::field::description::{DateSpec, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform};
+pub use crate::field::description::{
+    CustomFormat, DateSpec, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform,
+};
 
 /// A key type with a static [`Schema`]. `#[derive(RowKey)]` implements it; the derive also
 /// puts the same value in an inherent `SCHEMA` constant, so `T::SCHEMA` works without this

@@ -11,7 +11,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::DeriveInput;
 use syn::spanned::Spanned;
 
-use crate::ast::{Field, Input};
+use crate::ast::{Field, Input, KeyFormat};
 use crate::attr::SaltHash;
 use crate::context::{
     Context, Spec, field_count, field_reads, field_writes, lifetimes, local, mentions_type_param, salt,
@@ -166,15 +166,30 @@ fn key_impls(cx: &Context<'_, '_>) -> TokenStream {
     let (write_bucket, read_bucket, check_bucket) = match (salt(cx, &this), salt(cx, &this_value)) {
         (Some((make, bucket)), Some((make_again, bucket_of_value))) => {
             let (salt, found, at, index) = (local("salt"), local("bucket"), local("bucket_at"), local("bucket_index"));
+            // The ordered and delimited formats write a bucket as its bytes or text; the store
+            // formats, and a format from outside, as their integer (an MD5 salt's as text).
+            let (write_bucket, read_bucket) = match input.format() {
+                KeyFormat::Ordered | KeyFormat::Delimited => {
+                    let text = input.format() == KeyFormat::Delimited;
+                    (
+                        quote!(#p::write_bucket_field::<#values, _>),
+                        quote!(#p::read_bucket_field::<#values, _>(#r, &#salt, #text)?),
+                    )
+                }
+                _ => (
+                    quote!(#p::write_store_bucket::<#values, _>),
+                    quote!(#p::read_store_bucket_field::<#values, _>(#r, &#salt)?),
+                ),
+            };
             (
                 quote! {
                     #make
-                    #writer::bucket(#w, &#salt, #bucket)?;
+                    #write_bucket(#w, &#salt, #bucket)?;
                 },
                 quote! {
                     let (#index, #at) = (#reader::field_index(#r), #reader::position(#r));
                     #make
-                    let #found = #reader::bucket(#r, &#salt)?;
+                    let #found = #read_bucket;
                 },
                 quote! {
                     #make_again

@@ -13,9 +13,9 @@
 //! copy, would change public types; so the whole description moves down, and nothing below
 //! `schema` imports it. One file, because `Encoding` and `Schema` refer to each other.
 
+use std::any::Any;
 use std::fmt;
-
-use crate::schema::CustomFormat;
+use std::hash::{Hash, Hasher};
 
 /// A key type's layout: its format, constant prefix, salt, length limit and fields.
 ///
@@ -465,5 +465,72 @@ impl fmt::Display for Transform {
             Transform::BitReverse { .. } => "bit reverse",
             Transform::ReverseDomain => "reverse domain",
         })
+    }
+}
+
+/// A format defined outside rowkey, in a key's schema ([`Format::Custom`]): its name, and when
+/// it is a [`SchemaFormat`](crate::schema::SchemaFormat) made with
+/// [`CustomFormat::of`](CustomFormat::of), how the schema reads and writes its keys.
+///
+/// ```
+/// use rowkey::schema::CustomFormat;
+///
+/// let legacy = CustomFormat::named("legacy");
+/// assert_eq!(legacy.name(), "legacy");
+/// assert!(!legacy.reads_keys());
+/// ```
+#[derive(Clone, Copy)]
+pub struct CustomFormat {
+    pub(crate) name: &'static str,
+    /// The schema's operations on the format's keys, opaque here: the data model does not
+    /// name what reads it.
+    pub(crate) ops: Option<&'static (dyn Any + Send + Sync)>,
+}
+
+impl CustomFormat {
+    /// A format the schema names and does not read: `inspect`, `encode` and schema scans
+    /// of its keys are errors that say to use the key type's own methods.
+    #[must_use]
+    pub const fn named(name: &'static str) -> CustomFormat {
+        CustomFormat { name, ops: None }
+    }
+
+    /// The format's [`KeyFormat::NAME`](crate::format::KeyFormat::NAME).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Whether the schema reads and writes keys of this format.
+    #[must_use]
+    pub const fn reads_keys(&self) -> bool {
+        self.ops.is_some()
+    }
+}
+
+/// Formats are told apart by name.
+impl PartialEq for CustomFormat {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for CustomFormat {}
+
+impl Hash for CustomFormat {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl fmt::Debug for CustomFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CustomFormat").field("name", &self.name).field("reads_keys", &self.reads_keys()).finish()
+    }
+}
+
+impl fmt::Display for CustomFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
     }
 }

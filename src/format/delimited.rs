@@ -26,10 +26,8 @@ use crate::field::text::{Alphabet, DecodeText, EncodeText};
 use crate::field::{ReadField, WriteField};
 use crate::format::key_format::{FormatKey, KeyFormat, KeyReader, KeyWriter, decode_key, encode_key};
 use crate::format::prefix::check_prefix;
-use crate::format::{BUCKET_FIELD, DelimitedText, PREFIX_FIELD};
+use crate::format::{DelimitedText, PREFIX_FIELD};
 use crate::key::Key;
-use crate::salt::Salt;
-use crate::salt::bucket::read_bucket;
 
 /// A delimited key format: the delimiter, and whether the sorted-mode rule is enforced.
 ///
@@ -303,11 +301,6 @@ impl KeyWriter<DelimitedText> for DelimitedWriter<'_> {
     }
 
     #[inline]
-    fn bucket(&mut self, salt: &Salt, bucket: u32) -> Result<&mut Self> {
-        self.push(Some(BUCKET_FIELD), &salt.bucket_field(bucket))
-    }
-
-    #[inline]
     fn finish(self) {
         DelimitedWriter::finish(self);
     }
@@ -328,12 +321,6 @@ impl<'de> KeyReader<'de, DelimitedText> for DelimitedReader<'_, 'de> {
     fn prefix(&mut self, prefix: &'static str) -> Result<()> {
         let (index, at) = (self.field_index(), self.position());
         check_prefix(self.take_field::<&'de [u8]>(Some(PREFIX_FIELD))?, prefix, index, at)
-    }
-
-    #[inline]
-    fn bucket(&mut self, salt: &Salt) -> Result<u32> {
-        let (index, at) = (self.field_index(), self.position());
-        read_bucket(salt, self.take_field::<&'de [u8]>(Some(BUCKET_FIELD))?, true, index, at)
     }
 
     #[inline]

@@ -13,7 +13,7 @@
 //! | layer | says | implemented by |
 //! |---|---|---|
 //! | [`KeyFormat`] | how a key starts, is framed and ends | a format |
-//! | [`KeyWriter`], [`KeyReader`] | how one field, a prefix and a bucket are written and read | the format's writer and reader |
+//! | [`KeyWriter`], [`KeyReader`] | how one field and a prefix are written and read | the format's writer and reader |
 //! | [`ValueFormat`] + capabilities | which values a field can hold, and their bytes | the format's value type |
 //! | [`FormatKey`] | a key type's fields in order | tuples, derived keys |
 //!
@@ -29,16 +29,129 @@
 //! assert_eq!((kind, n), ("phone", 7));
 //! # Ok::<(), rowkey::Error>(())
 //! ```
-
-use std::borrow::Cow;
+//!
+//! # A format of your own
+//!
+//! A legacy layout of fixed-width big-endian unsigned integers with no separators, written
+//! outside rowkey: the format, its writer and reader, and the values it holds.
+//! `tests/custom_format.rs` in the repository goes on to text, scans, a schema and
+//! `#[derive(RowKey)]` with `#[rowkey(format = ...)]`.
+//!
+//! ```
+//! use rowkey::field::{Ints, ReadField, Sink, ValueFormat, WriteField};
+//! use rowkey::format::{KeyFormat, KeyReader, KeyWriter};
+//! use rowkey::{Error, Key, Result};
+//!
+//! #[derive(Default)]
+//! struct Fixed;
+//! struct FixedWriter<'a> { out: &'a mut Key, index: usize }
+//! struct FixedReader<'de> { key: &'de [u8], pos: usize, index: usize }
+//!
+//! // The values: integers at their width. A field reader gets the key's cursor.
+//! impl ValueFormat for Fixed {
+//!     type Input<'r, 'de> = &'r mut FixedReader<'de> where 'de: 'r;
+//! }
+//! macro_rules! fixed_ints { ($($t:ty),*) => {$(
+//!     impl Ints<$t> for Fixed {
+//!         fn write_int<S: Sink>(value: $t, out: &mut S) -> Result<()> {
+//!             out.write(&value.to_be_bytes());
+//!             Ok(())
+//!         }
+//!         fn read_int(r: &mut FixedReader<'_>) -> Result<$t> {
+//!             let n = size_of::<$t>();
+//!             let bytes = r.key.get(r.pos..r.pos + n).ok_or_else(|| Error::invalid(stringify!($t), "the key ends in it"))?;
+//!             r.pos += n;
+//!             Ok(<$t>::from_be_bytes(bytes.try_into().expect("n bytes")))
+//!         }
+//!     }
+//! )*}}
+//! fixed_ints!(u8, u16, u32);
+//!
+//! // The framing: none, and a prefix as raw bytes.
+//! impl KeyFormat for Fixed {
+//!     type Values = Fixed;
+//!     type Writer<'a> = FixedWriter<'a>;
+//!     type Reader<'a, 'de> = FixedReader<'de>;
+//!     const NAME: &'static str = "fixed";
+//!     fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> FixedWriter<'a> {
+//!         FixedWriter { out, index: 0 }
+//!     }
+//!     fn reader<'de>(&self, key: &'de [u8], _: usize) -> FixedReader<'de> {
+//!         FixedReader { key, pos: 0, index: 0 }
+//!     }
+//! }
+//!
+//! impl FixedWriter<'_> {
+//!     fn push<T: WriteField<Fixed> + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
+//!         let (index, at) = (self.index, self.out.len());
+//!         self.index += 1;
+//!         value.write(self.out).map_err(|e| e.in_field(index, name, at))?;
+//!         Ok(self)
+//!     }
+//! }
+//! impl KeyWriter<Fixed> for FixedWriter<'_> {
+//!     fn field<T: WriteField<Fixed> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+//!         self.push(None, value)
+//!     }
+//!     fn named_field<T: WriteField<Fixed> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
+//!         self.push(Some(name), value)
+//!     }
+//!     fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
+//!         self.out.extend_from_slice(prefix.as_bytes());
+//!         Ok(self)
+//!     }
+//! }
+//!
+//! impl<'de> FixedReader<'de> {
+//!     fn pull<T: ReadField<'de, Fixed>>(&mut self, name: Option<&'static str>) -> Result<T> {
+//!         let (index, at) = (self.index, self.pos);
+//!         self.index += 1;
+//!         T::read(self).map_err(|e| e.in_field(index, name, at))
+//!     }
+//! }
+//! impl<'de> KeyReader<'de, Fixed> for FixedReader<'de> {
+//!     fn field<T: ReadField<'de, Fixed>>(&mut self) -> Result<T> {
+//!         self.pull(None)
+//!     }
+//!     fn named_field<T: ReadField<'de, Fixed>>(&mut self, name: &'static str) -> Result<T> {
+//!         self.pull(Some(name))
+//!     }
+//!     fn prefix(&mut self, prefix: &'static str) -> Result<()> {
+//!         if !self.key[self.pos..].starts_with(prefix.as_bytes()) {
+//!             return Err(Error::invalid("prefix", "another prefix").in_field(0, Some("prefix"), self.pos));
+//!         }
+//!         self.pos += prefix.len();
+//!         Ok(())
+//!     }
+//!     fn position(&self) -> usize {
+//!         self.pos
+//!     }
+//!     fn field_index(&self) -> usize {
+//!         self.index
+//!     }
+//!     fn finish(self) -> Result<()> {
+//!         match self.key.len() - self.pos {
+//!             0 => Ok(()),
+//!             len => Err(Error::TrailingBytes { offset: self.pos, len }),
+//!         }
+//!     }
+//! }
+//!
+//! // Tuples are keys of it now.
+//! let key = Fixed.to_key(&(7u8, 258u16))?;
+//! assert_eq!(key.as_bytes(), [7, 1, 2]);
+//! let (kind, id): (u8, u16) = Fixed.from_key(&key)?;
+//! assert_eq!((kind, id), (7, 258));
+//! let err = Fixed.from_key::<(u8, u16)>(&[7, 1]).unwrap_err();
+//! assert_eq!(err.location().field(), Some(1)); // the second field is cut short
+//! assert!(Fixed.from_key::<(u8,)>(&[7, 0]).is_err()); // a byte after the last field
+//! # Ok::<(), rowkey::Error>(())
+//! ```
 
 use crate::error::Result;
 use crate::field::{Alphabet, ReadField, ValueFormat, WriteField};
-use crate::format::BUCKET_FIELD;
-use crate::format::tuple::for_each_tuple;
+use crate::format::tuple_shapes::for_each_tuple;
 use crate::key::Key;
-use crate::salt::Salt;
-use crate::salt::store::{StoreBucket, read_store_bucket};
 use crate::schema::CustomFormat;
 
 /// A key format: how the fields of one key are framed into its bytes.
@@ -143,9 +256,7 @@ pub trait KeyFormat: Sized + 'static {
     }
 }
 
-/// Writes the fields of one key, naming each in its errors. The store formats' default
-/// [`bucket`](Self::bucket) writes a salt's bucket as a `u16` (an MD5 salt's as its hex
-/// text).
+/// Writes the fields of one key, naming each in its errors.
 ///
 /// ```
 /// use rowkey::format::{KeyWriter, Memcomparable, MemcomparableWriter};
@@ -178,18 +289,6 @@ pub trait KeyWriter<F: ValueFormat> {
     ///
     /// What the format's encoder of a prefix field returns.
     fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self>;
-
-    /// Appends a salt's bucket field.
-    ///
-    /// # Errors
-    ///
-    /// What the field's encoder returns.
-    fn bucket(&mut self, salt: &Salt, bucket: u32) -> Result<&mut Self>
-    where
-        StoreBucket: WriteField<F>,
-    {
-        self.named_field(BUCKET_FIELD, &salt.store_bucket(bucket))
-    }
 
     /// Completes the key once every field is written (the ordered format writes `00 00` for
     /// a key whose fields were all empty).
@@ -233,26 +332,6 @@ pub trait KeyReader<'de, F: ValueFormat> {
     /// [`Error::InvalidField`](crate::Error::InvalidField) naming the prefix when the key does
     /// not hold it.
     fn prefix(&mut self, prefix: &'static str) -> Result<()>;
-
-    /// Reads a salt's bucket field, as [`KeyWriter::bucket`] wrote it.
-    ///
-    /// # Errors
-    ///
-    /// When the field is not one of the salt's buckets.
-    fn bucket(&mut self, salt: &Salt) -> Result<u32>
-    where
-        u16: ReadField<'de, F>,
-        Cow<'de, str>: ReadField<'de, F>,
-    {
-        let (index, at) = (self.field_index(), self.position());
-        if salt.hex_digits() == 0 {
-            let number = self.named_field::<u16>(BUCKET_FIELD)?;
-            read_store_bucket(salt, Some(number), None, index, at)
-        } else {
-            let text = self.named_field::<Cow<'de, str>>(BUCKET_FIELD)?;
-            read_store_bucket(salt, None, Some(&text), index, at)
-        }
-    }
 
     /// The offset of the next field in the key.
     fn position(&self) -> usize;
@@ -381,8 +460,7 @@ macro_rules! format_tuples {
 for_each_tuple!(format_tuples);
 
 /// [`KeyWriter`] and [`KeyReader`] for a store format's writer and reader, whose inherent
-/// methods already have the trait's shape: the key's prefix is raw bytes, the bucket the
-/// store default.
+/// methods already have the trait's shape: the key's prefix is raw bytes.
 macro_rules! store_key_io {
     ($values:ty, $writer:ident, $reader:ident) => {
         impl $crate::format::KeyWriter<$values> for $writer<'_> {

@@ -24,6 +24,7 @@ pub mod ordered;
 mod ordered_values;
 pub(crate) mod prefix;
 mod tuple;
+mod tuple_shapes;
 
 pub use delimited::{Delimited, DelimitedKey, DelimitedReader, DelimitedWriter};
 pub use delimited_values::DelimitedText;
@@ -34,7 +35,7 @@ pub use memcomparable::{Memcomparable, MemcomparableKey, MemcomparableReader, Me
 pub use ordered::{OrderedKey, OrderedReader, OrderedWriter};
 pub use ordered_values::Ordered;
 pub(crate) use ordered_values::OrderedScalar;
-pub(crate) use tuple::for_each_tuple;
+pub(crate) use tuple_shapes::for_each_tuple;
 
 /// The name of the prefix field in errors and in a schema's key fields (`Schema::PREFIX_FIELD`).
 /// Here rather than in `schema`, because the formats and the salt name the field when they read

@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::field::{ReadField, WriteField};
 use crate::format::Ordered;
 use crate::format::key_format::{decode_key, encode_key};
+use crate::format::tuple_shapes::for_each_tuple;
 use crate::key::Key;
 use crate::row_key::RowKey;
 
@@ -37,26 +38,5 @@ macro_rules! ordered_tuples {
         }
     )+};
 }
-/// Calls `$m!` with the tuple shapes this crate implements key traits for: 1 to 12 fields,
-/// each as `(count; Type.index, ...)`.
-macro_rules! for_each_tuple {
-    ($m:ident) => {
-        $m! {
-            (1; A.0)
-            (2; A.0, B.1)
-            (3; A.0, B.1, C.2)
-            (4; A.0, B.1, C.2, D.3)
-            (5; A.0, B.1, C.2, D.3, E.4)
-            (6; A.0, B.1, C.2, D.3, E.4, F.5)
-            (7; A.0, B.1, C.2, D.3, E.4, F.5, G.6)
-            (8; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7)
-            (9; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8)
-            (10; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9)
-            (11; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10)
-            (12; A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7, I.8, J.9, K.10, L.11)
-        }
-    };
-}
-pub(crate) use for_each_tuple;
 
 for_each_tuple!(ordered_tuples);

@@ -3,12 +3,12 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::field::FieldBytes;
 use crate::field::decimal::decode_decimal;
 use crate::field::text::Alphabet;
+use crate::field::{FieldBytes, ReadField, ValueFormat, WriteField};
 use crate::format::OrderedScalar;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};
-use crate::format::key_format::{FormatKey, decode_key};
+use crate::format::key_format::{FormatKey, KeyReader, KeyWriter, decode_key};
 use crate::format::ordered::{OrderedKey, OrderedReader, OrderedWriter};
 use crate::format::{BUCKET_FIELD, Delimited, Ordered};
 use crate::key::Key;
@@ -549,6 +549,35 @@ pub fn check_bucket(salt: &Salt, found: u32, expected: u32, index: usize, offset
         ),
     )
     .in_field(index, Some(BUCKET_FIELD), offset))
+}
+
+/// Writes a salted key's bucket field as the ordered and delimited formats write it
+/// ([`Salt::bucket_field`]). What a derived key of those formats calls.
+///
+/// # Errors
+///
+/// What the format's writer returns for the field.
+#[inline]
+pub fn write_bucket_field<V: ValueFormat, W: KeyWriter<V>>(w: &mut W, salt: &Salt, bucket: u32) -> Result<()>
+where
+    BucketField: WriteField<V>,
+{
+    w.named_field(BUCKET_FIELD, &salt.bucket_field(bucket)).map(|_| ())
+}
+
+/// Reads back the bucket field [`write_bucket_field`] wrote (as text when `text`, the
+/// delimited format's), checked against the salt.
+///
+/// # Errors
+///
+/// What the format's reader returns for the field, or a bucket that is not the salt's.
+#[inline]
+pub fn read_bucket_field<'de, V: ValueFormat, R: KeyReader<'de, V>>(r: &mut R, salt: &Salt, text: bool) -> Result<u32>
+where
+    Cow<'de, [u8]>: ReadField<'de, V>,
+{
+    let (index, at) = (r.field_index(), r.position());
+    read_bucket(salt, &r.named_field::<Cow<'de, [u8]>>(BUCKET_FIELD)?, text, index, at)
 }
 
 /// Reads a salted key's bucket field as its salt writes it, naming the field on error.

@@ -2,9 +2,11 @@
 //! bucket as the format's `u16` (every bucket count fits: at most 65,536), or an MD5 salt's
 //! hex digits as the format's text, so a salted key there is a key of the store's own types.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, Result};
-use crate::field::{FieldType, Ints, Sink, Strings, ValueFormat, WriteField};
-use crate::format::BUCKET_FIELD;
+use crate::field::{FieldType, Ints, ReadField, Sink, Strings, ValueFormat, WriteField};
+use crate::format::{BUCKET_FIELD, KeyReader, KeyWriter};
 use crate::salt::Salt;
 
 /// The bucket field as the store formats write it ([`Salt::store_bucket`]).
@@ -117,4 +119,40 @@ pub fn read_store_bucket(
     offset: usize,
 ) -> Result<u32> {
     salt.read_store_bucket(number, text).map_err(|e| e.in_field(index, Some(BUCKET_FIELD), offset))
+}
+
+/// Writes a salted key's bucket field as the store formats write it (and a format defined
+/// outside rowkey): the `u16`, or an MD5 salt's hex digits as text. What a derived key of
+/// such a format calls.
+///
+/// # Errors
+///
+/// What the format's writer returns for the field.
+#[inline]
+pub fn write_store_bucket<V: ValueFormat, W: KeyWriter<V>>(w: &mut W, salt: &Salt, bucket: u32) -> Result<()>
+where
+    StoreBucket: WriteField<V>,
+{
+    w.named_field(BUCKET_FIELD, &salt.store_bucket(bucket)).map(|_| ())
+}
+
+/// Reads back the bucket field [`write_store_bucket`] wrote, checked against the salt.
+///
+/// # Errors
+///
+/// What the format's reader returns for the field, or a bucket that is not the salt's.
+#[inline]
+pub fn read_store_bucket_field<'de, V: ValueFormat, R: KeyReader<'de, V>>(r: &mut R, salt: &Salt) -> Result<u32>
+where
+    u16: ReadField<'de, V>,
+    Cow<'de, str>: ReadField<'de, V>,
+{
+    let (index, at) = (r.field_index(), r.position());
+    if salt.hex_digits() == 0 {
+        let number = r.named_field::<u16>(BUCKET_FIELD)?;
+        read_store_bucket(salt, Some(number), None, index, at)
+    } else {
+        let text = r.named_field::<Cow<'de, str>>(BUCKET_FIELD)?;
+        read_store_bucket(salt, None, Some(&text), index, at)
+    }
 }

@@ -9,40 +9,15 @@ use crate::error::{Error, Result};
 use crate::field::Desc;
 use crate::format::Delimited;
 use crate::range::KeyRanges;
-use crate::salt::Salt;
-use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
-use crate::schema::SchemaFormat;
+use crate::scan::{DelimitedScan, OrderedScan};
 use crate::schema::decode::Encoded;
 use crate::schema::encode::{named, ordered_bytes, text_bytes};
 use crate::schema::given::bucket_of;
+use crate::schema::next::{Next, ScanNext};
 use crate::schema::parse::parse_value;
 use crate::schema::redact::about_field;
-use crate::schema::store;
 use crate::schema::store_ops::store_ops;
-use crate::schema::{Encoding, FieldSchema, Format, Schema, Transform, Value};
-
-/// What a query asks of the field after the fixed ones, in [`Schema::scan_query`].
-///
-/// ```
-/// use rowkey::schema::ScanNext;
-/// use std::ops::Bound;
-///
-/// // `ts=1588291200000..` and `name^=ph` of the `rowkey scan` command.
-/// let from = ScanNext::Range(Bound::Included("1588291200000"), Bound::Unbounded);
-/// let phones = ScanNext::StartsWith("ph");
-/// assert_ne!(from, phones);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScanNext<'a> {
-    /// Values within bounds, in the field's value order (a reversed field's later bound is
-    /// the start of its keys; the ranges turn them round).
-    Range(Bound<&'a str>, Bound<&'a str>),
-    /// Text values that start with this text: an ascending `String` field without a transform.
-    StartsWith(&'a str),
-    /// A host stored reversed (`reverse_domain`) and all its sub-domains: `google.com` finds
-    /// `google.com` and `maps.google.com`, not `google-analytics.com`.
-    HostAndSubdomains(&'a str),
-}
+use crate::schema::{Encoding, FieldSchema, Format, Schema, Value};
 
 /// Why no key can match a query, from [`Schema::empty_scan`]: the field whose range holds no
 /// value, and the query on it as the `rowkey scan` command takes it (`scanned_ms=5..5`).
@@ -112,77 +87,6 @@ fn query_text(name: &str, query: ScanNext<'_>) -> String {
         }
         ScanNext::StartsWith(prefix) => format!("{name}^={prefix}"),
         ScanNext::HostAndSubdomains(host) => format!("{name}~={host}"),
-    }
-}
-
-/// A [`ScanNext`] with its values parsed for the field.
-pub(super) enum Next<'a> {
-    Range(Bound<Value>, Bound<Value>),
-    StartsWith(&'a str),
-    Host(&'a str),
-}
-
-impl<'a> Next<'a> {
-    fn parse(format: Format, field: &FieldSchema, query: ScanNext<'a>) -> Result<Next<'a>> {
-        let name = field.name;
-        let plain_text = field.encoding == Encoding::Utf8 && !field.optional && !field.descending;
-        match query {
-            ScanNext::Range(..)
-                if matches!(field.transform, Transform::BitReverse { .. } | Transform::ReverseDomain) =>
-            {
-                Err(Error::argument(
-                    "scan",
-                    format!(
-                        "`{name}` is stored {}, so its values do not order its keys: fix it instead",
-                        field.transform
-                    ),
-                ))
-            }
-            ScanNext::Range(lo, hi) => {
-                let parse = |b: Bound<&str>| -> Result<Bound<Value>> {
-                    Ok(match b {
-                        Bound::Included(t) => Bound::Included(parse_value(format, field, t)?),
-                        Bound::Excluded(t) => Bound::Excluded(parse_value(format, field, t)?),
-                        Bound::Unbounded => Bound::Unbounded,
-                    })
-                };
-                Ok(Next::Range(parse(lo)?, parse(hi)?))
-            }
-            ScanNext::StartsWith(prefix) if plain_text && field.transform == Transform::None => {
-                Ok(Next::StartsWith(prefix))
-            }
-            ScanNext::StartsWith(_) if field.transform == Transform::ReverseDomain => Err(Error::argument(
-                "scan",
-                format!(
-                    "`{name}` is stored reversed (reverse_domain), so a text prefix is not a key prefix: ask for \
-                     the host and its sub-domains instead"
-                ),
-            )),
-            ScanNext::StartsWith(_) => Err(Error::argument(
-                "scan",
-                format!(
-                    "`{name}` is {field}: a prefix of its values is a prefix of its keys only for an ascending \
-                     `String` without a transform or `Option`"
-                ),
-            )),
-            ScanNext::HostAndSubdomains(host) if plain_text && field.transform == Transform::ReverseDomain => {
-                Ok(Next::Host(host))
-            }
-            ScanNext::HostAndSubdomains(_) => Err(Error::argument(
-                "scan",
-                format!(
-                    "`{name}` is {field}: sub-domains are found for an ascending `String` host stored \
-                     reverse_domain, which keeps a domain's hosts together"
-                ),
-            )),
-        }
-    }
-}
-
-impl FieldSchema {
-    /// Whether keys run against the field's values (`reverse` or `desc`, not both).
-    fn reverses_order(&self) -> bool {
-        matches!(self.transform, Transform::Reverse { .. }) != self.descending
     }
 }
 
@@ -503,42 +407,6 @@ impl Schema {
             (_, bucket) => per_bucket(bucket),
         }
     }
-}
-
-/// The ranges of a store-format scan, built on [`StoreScan`] as the derived `scan()` builds
-/// them: the raw prefix, the bucket, the fixed fields, then the query on the next field.
-/// The fixed fields of a schema scan and their values, in key order.
-pub(super) type Fixed<'a, 'v> = &'a mut dyn Iterator<Item = (&'v &'static FieldSchema, &'v Option<Value>)>;
-
-pub(super) fn store_ranges<F: SchemaFormat>(
-    schema: &Schema,
-    steps: usize,
-    bucket: Option<(&Salt, u32)>,
-    fixed: Fixed<'_, '_>,
-    next: &Option<(&FieldSchema, Next<'_>)>,
-) -> Result<KeyRanges> {
-    // Fixing stops at a flattened field, so fields follow the fixed ones there.
-    let fields = if steps < schema.fields.len() { usize::MAX } else { store::field_count(schema) };
-    let mut scan = StoreScan::<F>::new(fields);
-    if let Some(prefix) = schema.prefix {
-        scan.raw_prefix(prefix.as_bytes());
-    }
-    if let Some((salt, bucket)) = bucket {
-        scan.fix(&salt.store_bucket(bucket))?;
-    }
-    for (field, value) in fixed {
-        store::add_field(&mut scan, field, value.as_ref().unwrap_or(&Value::Null))
-            .map_err(|e| about_field(field, e))?;
-    }
-    let (field, lo, hi) = match next {
-        None => return Ok(scan.ranges()),
-        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(prefix),
-        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
-        Some((field, Next::Range(lo, hi))) => (*field, lo, hi),
-    };
-    // Bounds are in value order; a reversed or descending field's keys run the other way.
-    let (start, end) = if field.reverses_order() { (hi, lo) } else { (lo, hi) };
-    store::range(&scan, field, start.as_ref(), end.as_ref()).map_err(|e| about_field(field, e))
 }
 
 fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {

@@ -17,8 +17,9 @@ use crate::scan::{StoreFormat, StoreScan};
 use crate::schema::SchemaFormat;
 use crate::schema::given::{Given, Part, walk};
 use crate::schema::inspection::InspectedField;
+use crate::schema::next::Next;
 use crate::schema::reading::{FoundBucket, Reading, bucket_value};
-use crate::schema::store_ops::store_ops;
+use crate::schema::redact::about_field;
 use crate::schema::store_value::{Backwards, FieldValue, SchemaReader, read_value};
 use crate::schema::{FieldSchema, KeyField, Schema, Value};
 
@@ -152,13 +153,7 @@ pub(super) fn range<F: SchemaFormat>(
     }
 }
 
-/// The key's raw prefix and, with a salt, its bucket field: where every key of the bucket
-/// starts, for the split planner.
-pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
-    store_ops(schema)?.lead(schema, bucket)
-}
-
-/// [`lead`] in format `F`.
+/// The lead of a key in format `F`: its raw prefix and bucket field.
 pub(super) fn lead_in<F: SchemaFormat>(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
     let mut key = Key::new();
     let mut w = KeyWriter::<F> { out: &mut key, index: 0, fields: field_count(schema), format: PhantomData };
@@ -171,12 +166,7 @@ pub(super) fn lead_in<F: SchemaFormat>(schema: &Schema, bucket: Option<(&Salt, u
     Ok(key)
 }
 
-/// The bytes of `value` as the first field after the lead, for a split point inside a bucket.
-pub(crate) fn first_field_bytes(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
-    store_ops(schema)?.first_field_bytes(schema, field, value)
-}
-
-/// [`first_field_bytes`] in format `F`.
+/// The bytes of `value` as the first field after the lead, in format `F`.
 pub(super) fn bytes_in<F: SchemaFormat>(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
     let mut key = Key::new();
     let index = usize::from(schema.salt.is_some());
@@ -185,12 +175,7 @@ pub(super) fn bytes_in<F: SchemaFormat>(schema: &Schema, field: &FieldSchema, va
     Ok(key.into_vec())
 }
 
-/// The value of the first field of `point`, a split point that ends with that field.
-pub(crate) fn first_field_value(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
-    store_ops(schema).ok()?.first_field_value(schema, field, point)
-}
-
-/// [`first_field_value`] in format `F`.
+/// The value of the first field of `point`, in format `F`.
 pub(super) fn value_in<F: SchemaFormat>(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
     let mut r = F::schema_reader(point, field_count(schema));
     if let Some(prefix) = schema.prefix {
@@ -222,4 +207,39 @@ pub(super) fn not_a_store(schema: &Schema) -> Error {
         "schema",
         format!("`{}` is a key of the {} format, not of a store format", schema.type_name, schema.format),
     )
+}
+
+/// The fixed fields of a schema scan and their values, in key order.
+pub(super) type Fixed<'a, 'v> = &'a mut dyn Iterator<Item = (&'v &'static FieldSchema, &'v Option<Value>)>;
+
+/// The ranges of a store-format scan, built on [`StoreScan`] as the derived `scan()` builds
+/// them: the raw prefix, the bucket, the fixed fields, then the query on the next field.
+pub(super) fn store_ranges<F: SchemaFormat>(
+    schema: &Schema,
+    steps: usize,
+    bucket: Option<(&Salt, u32)>,
+    fixed: Fixed<'_, '_>,
+    next: &Option<(&FieldSchema, Next<'_>)>,
+) -> Result<KeyRanges> {
+    // Fixing stops at a flattened field, so fields follow the fixed ones there.
+    let fields = if steps < schema.fields.len() { usize::MAX } else { field_count(schema) };
+    let mut scan = StoreScan::<F>::new(fields);
+    if let Some(prefix) = schema.prefix {
+        scan.raw_prefix(prefix.as_bytes());
+    }
+    if let Some((salt, bucket)) = bucket {
+        scan.fix(&salt.store_bucket(bucket))?;
+    }
+    for (field, value) in fixed {
+        add_field(&mut scan, field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| about_field(field, e))?;
+    }
+    let (field, lo, hi) = match next {
+        None => return Ok(scan.ranges()),
+        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(prefix),
+        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
+        Some((field, Next::Range(lo, hi))) => (*field, lo, hi),
+    };
+    // Bounds are in value order; a reversed or descending field's keys run the other way.
+    let (start, end) = if field.reverses_order() { (hi, lo) } else { (lo, hi) };
+    range(&scan, field, start.as_ref(), end.as_ref()).map_err(|e| about_field(field, e))
 }

@@ -19,6 +19,7 @@ use crate::schema::decode::{
     untransform,
 };
 use crate::schema::parse::{Number, numeric};
+use crate::schema::schema_format::custom;
 use crate::schema::stored::{out_of_range, stored};
 use crate::schema::{Encoding, FieldSchema, TimeSpec, Transform, Value};
 
@@ -129,18 +130,6 @@ impl SchemaFormat for HBase {
             None => Err(custom(field)),
         }
     }
-}
-
-/// The error for a field whose bytes the schema cannot know.
-pub(super) fn custom(field: &FieldSchema) -> Error {
-    Error::argument(
-        "schema field",
-        format!(
-            "`{}` is a `{}`, a type the schema cannot see into (custom encoding); a store format does not \
-             delimit its fields, so only the key type reads and writes such a key (`T::from_key`, `to_key`)",
-            field.name, field.rust_type
-        ),
-    )
 }
 
 /// A field framed in reverse order: `Desc` for every store format, as the schema says which

@@ -30,9 +30,8 @@ mod reader;
 use crate::error::{Error, Result};
 use crate::field::{FieldType, Sink, WriteField};
 use crate::format::key_format::{FormatKey, KeyFormat, KeyWriter};
-use crate::format::{BUCKET_FIELD, Ordered, PREFIX_FIELD};
+use crate::format::{Ordered, PREFIX_FIELD};
 use crate::key::Key;
-use crate::salt::Salt;
 
 pub use frame::{EMPTY_FIELD, ESCAPED_NUL, SEPARATOR};
 pub use reader::OrderedReader;
@@ -355,11 +354,6 @@ impl KeyWriter<Ordered> for OrderedWriter<'_> {
     #[inline]
     fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
         self.write(Some(PREFIX_FIELD), prefix)
-    }
-
-    #[inline]
-    fn bucket(&mut self, salt: &Salt, bucket: u32) -> Result<&mut Self> {
-        self.write(Some(BUCKET_FIELD), &salt.bucket_field(bucket))
     }
 
     #[inline]

@@ -8,10 +8,8 @@ use std::borrow::Cow;
 
 use crate::format::key_format::KeyReader;
 use crate::format::prefix::check_prefix;
-use crate::format::{BUCKET_FIELD, Ordered, PREFIX_FIELD};
+use crate::format::{Ordered, PREFIX_FIELD};
 use crate::key_buf::find_byte;
-use crate::salt::Salt;
-use crate::salt::bucket::read_bucket;
 
 /// Reads the fields of an ordered key, in order, checking every byte.
 ///
@@ -419,12 +417,6 @@ impl<'de> KeyReader<'de, Ordered> for OrderedReader<'de> {
     fn prefix(&mut self, prefix: &'static str) -> Result<()> {
         let (index, at) = (self.field_index(), self.position());
         check_prefix(&self.named_field::<Cow<'de, [u8]>>(PREFIX_FIELD)?, prefix, index, at)
-    }
-
-    #[inline]
-    fn bucket(&mut self, salt: &Salt) -> Result<u32> {
-        let (index, at) = (self.field_index(), self.position());
-        read_bucket(salt, &self.named_field::<Cow<'de, [u8]>>(BUCKET_FIELD)?, false, index, at)
     }
 
     #[inline(always)]
