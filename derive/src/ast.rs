@@ -208,7 +208,7 @@ impl KeyFormat {
             KeyFormat::FdbTuple => "FoundationDB tuple",
             KeyFormat::Memcomparable => "memcomparable",
             KeyFormat::HBase => "HBase",
-            KeyFormat::Custom => "custom-format",
+            KeyFormat::Custom => "custom",
         }
     }
 

@@ -196,6 +196,8 @@ pub trait KeyFormat: Sized + 'static {
     /// Whether a key's constant prefix (`#[rowkey(prefix = "...")]`) is a field of the key,
     /// counted in [`FormatKey::FIELDS`] (the ordered and delimited formats), or raw bytes
     /// before the first field (the store formats, and the default).
+    /// A format defined outside rowkey keeps the default: the derived scan builder and the
+    /// schema write its prefix as raw bytes, as [`KeyWriter::prefix`] should.
     const PREFIX_IS_FIELD: bool = false;
 
     /// A writer of a key of `fields` fields, appending to `out` (empty when a whole key is
