@@ -166,6 +166,22 @@ impl FdbTuple {
         decode_key(self, bytes)
     }
 
+    // Out of line, so that reading a key inlines only the comparison.
+    #[cold]
+    fn not_this_prefix(&self, bytes: &[u8]) -> Error {
+        Error::InvalidField {
+            at: Location::at(0),
+            ty: "prefix",
+            detail: format!(
+                "the key starts with {}, not this format's prefix {}; it is a key of another subspace or directory, \
+                 or the format was given the wrong prefix",
+                hex(&bytes[..bytes.len().min(self.prefix.len())]),
+                hex(&self.prefix)
+            )
+            .into(),
+        }
+    }
+
     /// The tuple layer's range of every key that extends `value` by one or more fields: the
     /// packed key followed by `00`, to the packed key followed by `ff` (both exclusive of
     /// the key itself, as FoundationDB's `Tuple.range` / `fdb.tuple.range`).
@@ -233,21 +249,11 @@ impl KeyFormat for FdbTuple {
         TupleWriter::new(out)
     }
 
-    #[inline]
+    #[inline(always)]
     fn check_start(&self, bytes: &[u8]) -> Result<()> {
         // Most formats have no prefix: skip the comparison (a call to `memcmp`) for them.
         if !self.prefix.is_empty() && !bytes.starts_with(&self.prefix) {
-            return Err(Error::InvalidField {
-                at: Location::at(0),
-                ty: "prefix",
-                detail: format!(
-                    "the key starts with {}, not this format's prefix {}; it is a key of another subspace or \
-                     directory, or the format was given the wrong prefix",
-                    hex(&bytes[..bytes.len().min(self.prefix.len())]),
-                    hex(&self.prefix)
-                )
-                .into(),
-            });
+            return Err(self.not_this_prefix(bytes));
         }
         Ok(())
     }

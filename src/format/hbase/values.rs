@@ -79,7 +79,7 @@ macro_rules! fixed_ints {
                 Ok(())
             }
 
-            #[inline]
+            #[inline(always)]
             fn read_int(input: &mut HBaseReader<'_>) -> Result<$ty> {
                 input.header($header, stringify!($ty), concat!("a fixed-width ", stringify!($wide)))?;
                 let bytes = input.take(stringify!($ty))?;
