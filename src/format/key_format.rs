@@ -149,10 +149,10 @@
 //! ```
 
 use crate::error::Result;
+use crate::field::description::CustomFormat;
 use crate::field::{Alphabet, ReadField, ValueFormat, WriteField};
 use crate::format::tuple_shapes::for_each_tuple;
 use crate::key::Key;
-use crate::schema::CustomFormat;
 
 /// A key format: how the fields of one key are framed into its bytes.
 ///

@@ -1,191 +1,34 @@
-//! The key-level deserializer: reads fields through [`OrderedReader`] as the type asks for
-//! them, so the type's own shape says where each field ends.
+//! The key-level deserializer: reads fields from a [`Source`] as the type asks for them, so
+//! the type's own shape says where each field ends.
 //!
-//! The reader is made for any number of fields and read lazily: a field asked for at the end
-//! of the key is an empty ascending field the writer dropped (the reader checks that it may
-//! be). What is left to check at the end is what only the last field knows: that the key
-//! does not end in a separator.
+//! What one field's bytes become is the field deserializer's business, a type parameter here:
+//! a field can hold a nested key of its own, which that deserializer reads with this one.
+
+use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::boxed_error::{BoxedError, Result};
-use crate::error::{Error, Location};
+use crate::error::Error;
 use crate::field::FieldBytes;
-use crate::format::OrderedReader;
 
-use super::de_field::FieldDe;
 use super::is_system_time;
+use super::source::{Source, with_source};
 use super::{Marker, Transform, deeper, relocate, unsupported};
 
-/// Where fields come from: a key, or a sequence's elements (framed the same way).
-pub(super) trait Source<'de> {
-    /// Reads the next field.
-    fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>>;
-    /// Reads the next field when it is ascending, borrowed and needs no unescaping (most
-    /// fields), without a `Result` to pass back; `None` reads nothing.
-    fn plain_field(&mut self) -> Option<&'de [u8]>;
-    /// Where the field read last is, to locate an error in its value.
-    fn last(&self, name: Option<&'static str>) -> Location;
-    /// Where the next field would start.
-    fn here(&self, name: Option<&'static str>) -> Location;
-    fn at_end(&self) -> bool;
-    /// Whether the last field read ended in a separator (a descending one always does).
-    fn terminated(&self) -> bool;
-    fn position(&self) -> usize;
-    fn encoded(&self) -> &[u8];
-    /// Checks that the source was a whole key: no bytes left, no separator at the end.
-    fn finish(&mut self) -> Result<()>;
-}
+/// Reads one field's bytes as a value: what [`FlatDe`] hands each field to.
+pub(super) trait OneField<'de>: de::Deserializer<'de, Error = BoxedError> {
+    fn new(bytes: FieldBytes<'de>, transform: Transform, depth: u16) -> Self;
 
-/// The fields of ordered bytes, borrowed for `'x`. The reader counts the fields and knows
-/// whether the last one ended in an ascending separator.
-pub(super) struct KeySource<'x> {
-    reader: OrderedReader<'x>,
-    bytes: &'x [u8],
-    /// Where the field read last starts.
-    last_start: usize,
-    /// The last field read is descending (so it ended in its own separator).
-    last_desc: bool,
-}
-
-impl<'x> KeySource<'x> {
-    pub(super) fn new(bytes: &'x [u8]) -> Self {
-        KeySource { reader: OrderedReader::new(bytes, usize::MAX), bytes, last_start: 0, last_desc: false }
-    }
-
-    #[inline(always)]
-    fn read(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'x>> {
-        self.last_start = self.reader.position();
-        self.last_desc = desc;
-        Ok(self.reader.raw_field(desc, name)?)
-    }
-
-    #[inline(always)]
-    fn read_plain(&mut self) -> Option<&'x [u8]> {
-        let start = self.reader.position();
-        let bytes = self.reader.raw_plain_field()?;
-        self.last_start = start;
-        self.last_desc = false;
-        Some(bytes)
-    }
-
-    /// The last field read is ascending and ended in a separator.
-    fn ends_in_separator(&self) -> bool {
-        self.reader.after_separator()
-    }
-
-    /// Checks that the key was read whole.
-    #[inline]
-    pub(super) fn finish(&self) -> Result<()> {
-        self.check_end()
-    }
-
-    #[inline]
-    fn check_end(&self) -> Result<()> {
-        self.reader.check_finished()?;
-        if self.ends_in_separator() {
-            return Err(Error::NonCanonical {
-                at: Location::at(self.bytes.len() - 2),
-                detail: "the key ends in a separator, but the last field is written without one \
-                         and empty trailing fields are dropped",
-            }
-            .into());
-        }
-        Ok(())
-    }
-
-    fn location(&self, name: Option<&'static str>) -> Location {
-        Location::UNKNOWN.fill(self.reader.field_index(), name, self.reader.position())
-    }
-
-    fn last_location(&self, name: Option<&'static str>) -> Location {
-        Location::UNKNOWN.fill(self.reader.field_index().saturating_sub(1), name, self.last_start)
-    }
-}
-
-impl<'de> Source<'de> for KeySource<'de> {
-    #[inline(always)]
-    fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
-        self.read(desc, name)
-    }
-    #[inline(always)]
-    fn plain_field(&mut self) -> Option<&'de [u8]> {
-        self.read_plain()
-    }
-    fn last(&self, name: Option<&'static str>) -> Location {
-        self.last_location(name)
-    }
-    fn here(&self, name: Option<&'static str>) -> Location {
-        self.location(name)
-    }
-    fn at_end(&self) -> bool {
-        self.reader.position() == self.bytes.len()
-    }
-    fn terminated(&self) -> bool {
-        self.last_desc || self.ends_in_separator()
-    }
-    fn position(&self) -> usize {
-        self.reader.position()
-    }
-    fn encoded(&self) -> &[u8] {
-        self.bytes
-    }
-    fn finish(&mut self) -> Result<()> {
-        self.check_end()
-    }
-}
-
-/// Fields of bytes that do not live for `'de` (they were unescaped into a buffer): each
-/// field is copied out, so values cannot borrow from them.
-struct Copied<'x>(KeySource<'x>);
-
-impl<'de> Source<'de> for Copied<'_> {
-    fn field(&mut self, desc: bool, name: Option<&'static str>) -> Result<FieldBytes<'de>> {
-        let bytes = self.0.read(desc, name)?;
-        Ok(FieldBytes::copied(bytes.as_slice()))
-    }
-    fn plain_field(&mut self) -> Option<&'de [u8]> {
-        None
-    }
-    fn last(&self, name: Option<&'static str>) -> Location {
-        self.0.last_location(name)
-    }
-    fn here(&self, name: Option<&'static str>) -> Location {
-        self.0.location(name)
-    }
-    fn at_end(&self) -> bool {
-        self.0.reader.position() == self.0.bytes.len()
-    }
-    fn terminated(&self) -> bool {
-        self.0.last_desc || self.0.ends_in_separator()
-    }
-    fn position(&self) -> usize {
-        self.0.reader.position()
-    }
-    fn encoded(&self) -> &[u8] {
-        self.0.bytes
-    }
-    fn finish(&mut self) -> Result<()> {
-        self.0.check_end()
-    }
-}
-
-/// Runs `f` over the fields framed in one field's bytes, borrowing them when they live for `'de`.
-pub(super) fn with_source<'de, R>(
-    bytes: &FieldBytes<'de>,
-    f: impl FnOnce(&mut dyn Source<'de>) -> Result<R>,
-) -> Result<R> {
-    match bytes.as_borrowed() {
-        Some(borrowed) => f(&mut KeySource::new(borrowed)),
-        None => f(&mut Copied(KeySource::new(bytes.as_slice()))),
-    }
+    /// Reads the field as an enum's variant index.
+    fn variant_index(self) -> Result<u32>;
 }
 
 /// Reads a value from one field's bytes that hold an ordered key of its own.
-pub(super) fn nested_key<'de, R>(
+pub(super) fn nested_key<'de, F: OneField<'de>, R>(
     bytes: &FieldBytes<'de>,
     depth: u16,
-    f: impl FnOnce(&mut FlatDe<'_, dyn Source<'de> + '_>) -> Result<R>,
+    f: impl FnOnce(&mut FlatDe<'_, dyn Source<'de> + '_, F>) -> Result<R>,
 ) -> Result<R> {
     with_source(bytes, |source| {
         let value = f(&mut FlatDe::new(&mut *source, depth))?;
@@ -194,32 +37,33 @@ pub(super) fn nested_key<'de, R>(
     })
 }
 
-/// Deserializes a value from a sequence of key fields.
-pub(super) struct FlatDe<'s, S: ?Sized> {
+/// Deserializes a value from a sequence of key fields, each read by `F`.
+pub(super) struct FlatDe<'s, S: ?Sized, F> {
     src: &'s mut S,
     desc: bool,
     transform: Transform,
     /// The struct field being read, for errors.
     name: Option<&'static str>,
     depth: u16,
+    field: PhantomData<fn() -> F>,
 }
 
-impl<'s, 'de, S: Source<'de> + ?Sized> FlatDe<'s, S> {
+impl<'s, 'de, S: Source<'de> + ?Sized, F: OneField<'de>> FlatDe<'s, S, F> {
     pub(super) fn new(src: &'s mut S, depth: u16) -> Self {
-        FlatDe { src, desc: false, transform: Transform::None, name: None, depth }
+        FlatDe { src, desc: false, transform: Transform::None, name: None, depth, field: PhantomData }
     }
 
     /// The next field, by the general path (the one-field methods try the common shape
     /// first; the rarer callers of this do not).
     #[inline]
-    fn field(&mut self) -> Result<FieldDe<'de>> {
+    fn field(&mut self) -> Result<F> {
         let bytes = self.src.field(self.desc, self.name)?;
-        Ok(FieldDe::new(bytes, self.transform, self.depth))
+        Ok(F::new(bytes, self.transform, self.depth))
     }
 
     /// Reads the next field by the general path and runs `read` on it.
     #[inline(never)]
-    fn with_field<V, R>(&mut self, visitor: V, read: impl FnOnce(FieldDe<'de>, V) -> Result<R>) -> Result<R> {
+    fn with_field<V, R>(&mut self, visitor: V, read: impl FnOnce(F, V) -> Result<R>) -> Result<R> {
         let field = self.field()?;
         read(field, visitor).map_err(|e| self.in_last(e))
     }
@@ -266,7 +110,7 @@ macro_rules! one_field {
             if !self.desc
                 && let Some(bytes) = self.src.plain_field()
             {
-                let field = FieldDe::new(FieldBytes::borrowed(bytes), self.transform, self.depth);
+                let field = F::new(FieldBytes::borrowed(bytes), self.transform, self.depth);
                 return field.$method(visitor).map_err(|e| self.in_last(e));
             }
             self.with_field(visitor, |field, visitor| field.$method(visitor))
@@ -274,7 +118,7 @@ macro_rules! one_field {
     )*};
 }
 
-impl<'de, S: Source<'de> + ?Sized> de::Deserializer<'de> for &mut FlatDe<'_, S> {
+impl<'de, S: Source<'de> + ?Sized, F: OneField<'de>> de::Deserializer<'de> for &mut FlatDe<'_, S, F> {
     type Error = BoxedError;
 
     fn is_human_readable(&self) -> bool {
@@ -365,15 +209,15 @@ pub(super) const IDENTIFIER: &str = "key fields have no names, only positions (d
      structs and variants are read by position";
 
 /// The fields of a struct, tuple or variant payload: `len` values in a row.
-pub(super) struct FlatAccess<'a, 's, S: ?Sized> {
-    de: &'a mut FlatDe<'s, S>,
+pub(super) struct FlatAccess<'a, 's, S: ?Sized, F> {
+    de: &'a mut FlatDe<'s, S, F>,
     left: usize,
     names: Option<&'static [&'static str]>,
     index: usize,
 }
 
-impl<'a, 's, S: ?Sized> FlatAccess<'a, 's, S> {
-    pub(super) fn new(de: &'a mut FlatDe<'s, S>, len: usize, names: Option<&'static [&'static str]>) -> Self {
+impl<'a, 's, S: ?Sized, F> FlatAccess<'a, 's, S, F> {
+    pub(super) fn new(de: &'a mut FlatDe<'s, S, F>, len: usize, names: Option<&'static [&'static str]>) -> Self {
         FlatAccess { de, left: len, names, index: 0 }
     }
 
@@ -393,7 +237,7 @@ impl<'a, 's, S: ?Sized> FlatAccess<'a, 's, S> {
     }
 }
 
-impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for FlatAccess<'_, '_, S> {
+impl<'de, S: Source<'de> + ?Sized, F: OneField<'de>> de::SeqAccess<'de> for FlatAccess<'_, '_, S, F> {
     type Error = BoxedError;
 
     #[inline(always)]
@@ -420,11 +264,11 @@ impl<'de, S: Source<'de> + ?Sized> de::SeqAccess<'de> for FlatAccess<'_, '_, S> 
 }
 
 /// An enum in the key: its index field, then its payload's fields.
-struct FlatEnum<'a, 's, S: ?Sized> {
-    de: &'a mut FlatDe<'s, S>,
+struct FlatEnum<'a, 's, S: ?Sized, F> {
+    de: &'a mut FlatDe<'s, S, F>,
 }
 
-impl<'de, S: Source<'de> + ?Sized> de::EnumAccess<'de> for FlatEnum<'_, '_, S> {
+impl<'de, S: Source<'de> + ?Sized, F: OneField<'de>> de::EnumAccess<'de> for FlatEnum<'_, '_, S, F> {
     type Error = BoxedError;
     type Variant = Self;
 
@@ -436,7 +280,7 @@ impl<'de, S: Source<'de> + ?Sized> de::EnumAccess<'de> for FlatEnum<'_, '_, S> {
     }
 }
 
-impl<'de, S: Source<'de> + ?Sized> de::VariantAccess<'de> for FlatEnum<'_, '_, S> {
+impl<'de, S: Source<'de> + ?Sized, F: OneField<'de>> de::VariantAccess<'de> for FlatEnum<'_, '_, S, F> {
     type Error = BoxedError;
 
     fn unit_variant(self) -> Result<()> {

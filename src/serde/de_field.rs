@@ -15,9 +15,10 @@ use crate::format::Ordered;
 use crate::format::ordered::EMPTY_FIELD;
 use crate::transform::{ReversedDomain, ReversedUrl};
 
-use super::de::{ANY, FlatAccess, IDENTIFIER, IGNORED, Source, nested_key, with_source};
+use super::de::{ANY, FlatAccess, IDENTIFIER, IGNORED, OneField, nested_key};
 use super::is_system_time;
 use super::scalar::Int;
+use super::source::{Source, with_source};
 use super::{Marker, Transform, deeper, unsupported};
 
 const DESC_PLACE: &str = "a descending part must be a whole key field or a whole sequence element: read \
@@ -47,11 +48,20 @@ pub(super) struct FieldDe<'de> {
     depth: u16,
 }
 
-impl<'de> FieldDe<'de> {
-    pub(super) fn new(bytes: FieldBytes<'de>, transform: Transform, depth: u16) -> Self {
+impl<'de> OneField<'de> for FieldDe<'de> {
+    fn new(bytes: FieldBytes<'de>, transform: Transform, depth: u16) -> Self {
         FieldDe { bytes, transform, depth }
     }
 
+    /// A key field holding a variant index.
+    fn variant_index(self) -> Result<u32> {
+        let wide = decode_i64(self.bytes.as_slice())?;
+        Ok(u32::try_from(wide)
+            .map_err(|_| Error::invalid("variant index", format!("{wide} is not a variant index")))?)
+    }
+}
+
+impl<'de> FieldDe<'de> {
     fn enter(&self, found: &str) -> Result<u16> {
         self.transform.check_decode(found)?;
         Ok(deeper(self.depth)?)
@@ -60,13 +70,6 @@ impl<'de> FieldDe<'de> {
     fn scalar<T: ReadField<'de, Ordered>>(self, found: &str) -> Result<T> {
         self.transform.check_decode(found)?;
         Ok(T::read(self.bytes)?)
-    }
-
-    /// A key field holding a variant index.
-    pub(super) fn variant_index(self) -> Result<u32> {
-        let wide = decode_i64(self.bytes.as_slice())?;
-        Ok(u32::try_from(wide)
-            .map_err(|_| Error::invalid("variant index", format!("{wide} is not a variant index")))?)
     }
 
     /// An enum inside a field: its index's int64 bytes (they end themselves), then the rest.
@@ -151,7 +154,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_str(visitor)
     }
@@ -217,12 +220,12 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         let depth = self.enter("a tuple")?;
-        nested_key(&self.bytes, depth, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
+        nested_key::<FieldDe<'de>, _>(&self.bytes, depth, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(self, _: &'static str, len: usize, visitor: V) -> Result<V::Value> {
         let depth = self.enter("a tuple struct")?;
-        nested_key(&self.bytes, depth, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
+        nested_key::<FieldDe<'de>, _>(&self.bytes, depth, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -247,7 +250,9 @@ impl<'de> de::Deserializer<'de> for FieldDe<'de> {
             return Ok(value);
         }
         let depth = self.enter("a struct")?;
-        nested_key(&self.bytes, depth, |de| visitor.visit_seq(FlatAccess::new(de, fields.len(), Some(fields))))
+        nested_key::<FieldDe<'de>, _>(&self.bytes, depth, |de| {
+            visitor.visit_seq(FlatAccess::new(de, fields.len(), Some(fields)))
+        })
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -471,14 +476,16 @@ impl<'de> de::VariantAccess<'de> for FieldEnum<'de> {
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        nested_key(&self.rest, self.depth, |de| seed.deserialize(de))
+        nested_key::<FieldDe<'de>, _>(&self.rest, self.depth, |de| seed.deserialize(de))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        nested_key(&self.rest, self.depth, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
+        nested_key::<FieldDe<'de>, _>(&self.rest, self.depth, |de| visitor.visit_seq(FlatAccess::new(de, len, None)))
     }
 
     fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
-        nested_key(&self.rest, self.depth, |de| visitor.visit_seq(FlatAccess::new(de, fields.len(), Some(fields))))
+        nested_key::<FieldDe<'de>, _>(&self.rest, self.depth, |de| {
+            visitor.visit_seq(FlatAccess::new(de, fields.len(), Some(fields)))
+        })
     }
 }

@@ -200,10 +200,13 @@ mod boxed_error;
 mod de;
 mod de_field;
 mod exact;
+mod flatten;
 mod impls;
 mod scalar;
 mod ser;
 mod ser_field;
+mod source;
+mod target;
 
 use std::fmt::Display;
 
@@ -286,8 +289,9 @@ pub fn to_key_into<T: Serialize + ?Sized>(value: &T, out: &mut Key) -> Result<()
 /// # Ok::<(), rowkey::Error>(())
 /// ```
 pub fn from_key<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    let mut source = de::KeySource::new(bytes);
-    let value = T::deserialize(&mut de::FlatDe::new(&mut source, 0)).map_err(BoxedError::into_inner)?;
+    let mut source = source::KeySource::new(bytes);
+    let value =
+        T::deserialize(&mut de::FlatDe::<_, de_field::FieldDe>::new(&mut source, 0)).map_err(BoxedError::into_inner)?;
     source.finish().map_err(BoxedError::into_inner)?;
     Ok(value)
 }

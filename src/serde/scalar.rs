@@ -122,3 +122,19 @@ int!(u8, "a u8");
 int!(u16, "a u16");
 int!(u32, "a u32");
 int!(u64, "a u64", bits: u64);
+
+/// Scalar methods: the value goes to the field encoder as it is when no wrapper waits for
+/// it (the tuple path, which the compiler inlines), and through [`Leaf`] otherwise.
+macro_rules! scalars {
+    ($($method:ident($ty:ty) => $variant:ident),* $(,)?) => {$(
+        #[inline]
+        fn $method(self, v: $ty) -> Result<()> {
+            if self.transform == Transform::None {
+                self.plain(&v)
+            } else {
+                self.scalar(Scalar::$variant(v))
+            }
+        }
+    )*};
+}
+pub(super) use scalars;

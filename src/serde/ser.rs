@@ -4,74 +4,17 @@
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Location, Result};
-use crate::field::{Desc, FieldType, Sink, WriteField};
+use crate::field::{FieldType, Sink, WriteField};
 use crate::format::Ordered;
 use crate::format::OrderedWriter;
 use crate::key::Key;
 
+use super::flatten::{Fields, Flatten};
 use super::is_system_time;
-use super::scalar::{Leaf, Scalar};
-use super::ser_field::{SeqSer, TimeSer, write_some};
+use super::scalar::{Leaf, Scalar, scalars};
+use super::ser_field::{SeqSer, StructSer, TimeSer, write_some};
+use super::target::{Target, locate, write_field};
 use super::{Marker, Transform, deeper, relocate};
-
-/// Writes one key field, descending when `desc`, naming it in errors when `name` is known.
-#[inline]
-pub(super) fn write_field<T: WriteField<Ordered> + ?Sized>(
-    w: &mut OrderedWriter<'_>,
-    desc: bool,
-    name: Option<&'static str>,
-    value: &T,
-) -> Result<()> {
-    match (desc, name) {
-        (false, None) => w.field(value),
-        (false, Some(name)) => w.named_field(name, value),
-        (true, None) => w.field(&Desc(value)),
-        (true, Some(name)) => w.named_field(name, &Desc(value)),
-    }
-    .map(|_| ())
-}
-
-/// Stands in for a field whose value failed before it reached the writer, so that the writer
-/// gives the error the field's position, name and offset like any encoding error.
-struct Failed(Error);
-
-impl FieldType for Failed {}
-
-impl WriteField<Ordered> for Failed {
-    fn write<S: Sink>(&self, _: &mut S) -> Result<()> {
-        Err(self.0.clone())
-    }
-}
-
-fn locate(w: &mut OrderedWriter<'_>, desc: bool, name: Option<&'static str>, err: Error) -> Error {
-    let err = relocate(err, Location::UNKNOWN);
-    let fallback = err.clone();
-    write_field(w, desc, name, &Failed(err)).err().unwrap_or(fallback)
-}
-
-/// Where a value that is built up in pieces (a sequence, a `SystemTime`) goes once complete:
-/// a key field, or the bytes of a field being built.
-pub(super) enum Target<'a, 'k> {
-    Field { w: &'a mut OrderedWriter<'k>, desc: bool, name: Option<&'static str> },
-    Raw(&'a mut Key),
-}
-
-impl Target<'_, '_> {
-    pub(super) fn put<T: WriteField<Ordered> + ?Sized>(&mut self, value: &T) -> Result<()> {
-        match self {
-            Target::Field { w, desc, name } => write_field(w, *desc, *name, value),
-            Target::Raw(out) => value.write(&mut **out),
-        }
-    }
-
-    /// Locates an error raised while the value was being built.
-    pub(super) fn fail(&mut self, err: Error) -> Error {
-        match self {
-            Target::Field { w, desc, name } => locate(w, *desc, *name, err),
-            Target::Raw(_) => relocate(err, Location::UNKNOWN),
-        }
-    }
-}
 
 /// An `Option`'s `Some` as one field: its payload's field bytes, with the core's
 /// `escape_nulls` marker.
@@ -150,29 +93,13 @@ impl<'a, 'k> FlatSer<'a, 'k> {
     }
 
     fn flatten(self, depth: u16) -> Flatten<&'a mut OrderedWriter<'k>> {
-        Flatten { w: self.w, desc: self.desc, name: self.name, depth }
+        Flatten::new(self.w, self.desc, self.name, depth)
     }
 
     fn target(self) -> Target<'a, 'k> {
         Target::Field { w: self.w, desc: self.desc, name: self.name }
     }
 }
-
-/// Scalar methods: the value goes to the field encoder as it is when no wrapper waits for
-/// it (the tuple path, which the compiler inlines), and through [`Leaf`] otherwise.
-macro_rules! scalars {
-    ($($method:ident($ty:ty) => $variant:ident),* $(,)?) => {$(
-        #[inline]
-        fn $method(self, v: $ty) -> Result<()> {
-            if self.transform == Transform::None {
-                self.plain(&v)
-            } else {
-                self.scalar(Scalar::$variant(v))
-            }
-        }
-    )*};
-}
-pub(super) use scalars;
 
 impl<'a, 'k> ser::Serializer for FlatSer<'a, 'k> {
     type Ok = ();
@@ -320,21 +247,6 @@ impl<'a, 'k> ser::Serializer for FlatSer<'a, 'k> {
     }
 }
 
-/// Writes the fields of a struct, tuple or variant payload in place, as if they stood in the
-/// enclosing value: the key-level writer borrowed, or an owned writer building a nested key
-/// inside one field.
-pub(super) trait Fields {
-    fn put_field<T: Serialize + ?Sized>(
-        &mut self,
-        desc: bool,
-        name: Option<&'static str>,
-        depth: u16,
-        value: &T,
-    ) -> Result<()>;
-
-    fn done(self);
-}
-
 impl Fields for &mut OrderedWriter<'_> {
     #[inline(always)]
     fn put_field<T: Serialize + ?Sized>(
@@ -365,143 +277,5 @@ impl Fields for OrderedWriter<'_> {
 
     fn done(self) {
         self.finish();
-    }
-}
-
-/// The fields of a struct, tuple or variant: each goes into the enclosing field sequence.
-pub(super) struct Flatten<W> {
-    w: W,
-    desc: bool,
-    /// The enclosing field's name, kept for a tuple's elements.
-    name: Option<&'static str>,
-    depth: u16,
-}
-
-impl<W: Fields> Flatten<W> {
-    pub(super) fn new(w: W, depth: u16) -> Self {
-        Flatten { w, desc: false, name: None, depth }
-    }
-}
-
-impl<W: Fields> ser::SerializeTuple for Flatten<W> {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline]
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.w.put_field(self.desc, self.name, self.depth, value)
-    }
-
-    fn end(self) -> Result<()> {
-        self.w.done();
-        Ok(())
-    }
-}
-
-impl<W: Fields> ser::SerializeTupleStruct for Flatten<W> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.w.put_field(self.desc, self.name, self.depth, value)
-    }
-
-    fn end(self) -> Result<()> {
-        self.w.done();
-        Ok(())
-    }
-}
-
-impl<W: Fields> ser::SerializeTupleVariant for Flatten<W> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.w.put_field(self.desc, self.name, self.depth, value)
-    }
-
-    fn end(self) -> Result<()> {
-        self.w.done();
-        Ok(())
-    }
-}
-
-impl<W: Fields> ser::SerializeStruct for Flatten<W> {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline(always)]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        self.w.put_field(self.desc, Some(key), self.depth, value)
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped(key))
-    }
-
-    fn end(self) -> Result<()> {
-        self.w.done();
-        Ok(())
-    }
-}
-
-impl<W: Fields> ser::SerializeStructVariant for Flatten<W> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        self.w.put_field(self.desc, Some(key), self.depth, value)
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped(key))
-    }
-
-    fn end(self) -> Result<()> {
-        self.w.done();
-        Ok(())
-    }
-}
-
-/// A field left out by `#[serde(skip_serializing_if)]` would shift every later field, and the
-/// decoder could not tell.
-fn skipped(key: &'static str) -> Error {
-    Error::unencodable(
-        "struct",
-        format!(
-            "field `{key}` was skipped (#[serde(skip_serializing_if)]), but a key has every field of its type \
-             in place, or the fields after it would be read wrongly; drop the attribute (an Option field \
-             encodes None as an empty field) or use #[serde(skip)], which skips on both sides"
-        ),
-    )
-}
-
-/// A struct's fields, or a `SystemTime` that becomes one field.
-pub(super) enum StructSer<'a, 'k, W> {
-    Fields(Flatten<W>),
-    Time(TimeSer<'a, 'k>),
-}
-
-impl<W: Fields> ser::SerializeStruct for StructSer<'_, '_, W> {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline(always)]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        match self {
-            StructSer::Fields(fields) => ser::SerializeStruct::serialize_field(fields, key, value),
-            StructSer::Time(time) => time.field(key, value),
-        }
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped(key))
-    }
-
-    fn end(self) -> Result<()> {
-        match self {
-            StructSer::Fields(fields) => ser::SerializeStruct::end(fields),
-            StructSer::Time(time) => time.end(),
-        }
     }
 }

@@ -14,9 +14,10 @@ use crate::format::OrderedWriter;
 use crate::format::ordered::append_terminated;
 use crate::key::Key;
 
+use super::flatten::{Fields, Flatten, skipped};
 use super::is_system_time;
-use super::scalar::{Leaf, Scalar};
-use super::ser::{Flatten, StructSer, Target, scalars};
+use super::scalar::{Leaf, Scalar, scalars};
+use super::target::Target;
 use super::{Marker, Transform, deeper, relocate};
 
 const DESC_PLACE: &str = "a descending part must be a whole key field or a whole sequence element: write \
@@ -70,7 +71,7 @@ impl<'a> FieldSer<'a> {
     }
 
     fn nested_key(self, depth: u16) -> Flatten<OrderedWriter<'a>> {
-        Flatten::new(OrderedWriter::new(self.out), depth)
+        Flatten::new(OrderedWriter::new(self.out), false, None, depth)
     }
 }
 
@@ -342,4 +343,34 @@ fn time_error() -> Error {
         "expected the fields secs_since_epoch and nanos_since_epoch (below 10^9) of a time this platform holds, \
          as serde writes a SystemTime",
     )
+}
+
+/// A struct's fields, or a `SystemTime` that becomes one field.
+pub(super) enum StructSer<'a, 'k, W> {
+    Fields(Flatten<W>),
+    Time(TimeSer<'a, 'k>),
+}
+
+impl<W: Fields> ser::SerializeStruct for StructSer<'_, '_, W> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline(always)]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        match self {
+            StructSer::Fields(fields) => ser::SerializeStruct::serialize_field(fields, key, value),
+            StructSer::Time(time) => time.field(key, value),
+        }
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped(key))
+    }
+
+    fn end(self) -> Result<()> {
+        match self {
+            StructSer::Fields(fields) => ser::SerializeStruct::end(fields),
+            StructSer::Time(time) => time.end(),
+        }
+    }
 }
