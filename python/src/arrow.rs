@@ -13,7 +13,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyList, PyModule};
 use rowkey::schema::{Encoding, FieldSchema, Value};
 
-use crate::batch::{Row, in_row};
+use crate::row::{Row, in_row};
 use crate::{BadKeyError, BadValueError};
 
 static PYARROW: PyOnceLock<Py<PyModule>> = PyOnceLock::new();

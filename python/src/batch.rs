@@ -1,33 +1,14 @@
-//! `encode_many` and `decode_many`: rows converted from Python values with the GIL held, then
-//! all keys encoded or decoded in Rust at once with the GIL released.
+//! A batch's keys for `encode_many`, `decode_many` and the rekey helpers: copied out of Python
+//! (a list of `bytes` or a pyarrow array) with the GIL held, so that the work on them runs
+//! with it released, and handed back in the form they came in.
 
 use std::ops::Range;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use rowkey::schema::Value;
+use pyo3::types::{PyBytes, PyList};
 
+use crate::BadKeyError;
 use crate::arrow::{binary_array, is_arrow, keys_of};
-use crate::{BadKeyError, BadValueError};
-
-/// A row's values for the crate's encoder: native values it takes as they are, or the text
-/// forms of any other.
-pub(crate) enum Row {
-    Values(Vec<Value>),
-    Texts(Vec<(String, String)>),
-}
-
-impl Row {
-    pub(crate) fn encode(&self, schema: &rowkey::schema::Schema) -> rowkey::Result<rowkey::Key> {
-        match self {
-            Row::Values(values) => schema.encode_values(values),
-            Row::Texts(texts) => {
-                let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-                schema.encode(&pairs)
-            }
-        }
-    }
-}
 
 /// The keys of a batch, a list (or any iterable) of `bytes` or a pyarrow binary array, copied
 /// into one buffer so that the work on them needs no GIL.
@@ -68,54 +49,5 @@ pub(crate) fn keys_out<'py, K: AsRef<[u8]>>(py: Python<'py>, keys: &[K], arrow: 
         binary_array(py, keys)
     } else {
         Ok(PyList::new(py, keys.iter().map(|key| PyBytes::new(py, key.as_ref())))?.into_any())
-    }
-}
-
-/// The rows of `rows`, a list (or any iterable) of dicts, or a dict of equally long columns,
-/// as dicts.
-pub(crate) fn row_dicts<'py>(rows: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let py = rows.py();
-    if let Ok(columns) = rows.cast::<PyDict>() {
-        let mut names = Vec::with_capacity(columns.len());
-        let mut values = Vec::with_capacity(columns.len());
-        for (name, column) in columns.iter() {
-            let column: Vec<Bound<'py, PyAny>> = column.try_iter()?.collect::<PyResult<_>>()?;
-            names.push(name.cast_into::<PyString>().map_err(|_| BadValueError::new_err("field names are str"))?);
-            values.push(column);
-        }
-        let len = values.first().map_or(0, Vec::len);
-        if let Some((name, column)) = names.iter().zip(&values).find(|(_, c)| c.len() != len) {
-            return Err(BadValueError::new_err(format!(
-                "the columns differ in length: `{}` has {} values, `{}` {len}",
-                name.to_cow()?,
-                column.len(),
-                names[0].to_cow()?
-            )));
-        }
-        return (0..len)
-            .map(|i| {
-                let row = PyDict::new(py);
-                for (name, column) in names.iter().zip(&values) {
-                    row.set_item(name, &column[i])?;
-                }
-                Ok(row)
-            })
-            .collect();
-    }
-    rows.try_iter()?
-        .enumerate()
-        .map(|(i, row)| {
-            row?.cast_into::<PyDict>().map_err(|_| BadValueError::new_err(format!("row {i}: a row is a dict")))
-        })
-        .collect()
-}
-
-/// The error of row `i`, as its kind, with the row named.
-pub(crate) fn in_row(py: Python<'_>, i: usize, e: PyErr) -> PyErr {
-    let message = format!("row {i}: {}", e.value(py));
-    let ty = e.get_type(py);
-    match ty.call1((message,)) {
-        Ok(value) => PyErr::from_value(value),
-        Err(_) => e,
     }
 }

@@ -11,6 +11,7 @@ mod batch;
 mod from_py;
 mod inspection;
 mod rekey;
+mod row;
 mod scan;
 mod schema;
 mod to_py;

@@ -10,9 +10,10 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rowkey::schema::{FieldSchema, KeyField, ScanNext, Transform, Value};
 
 use crate::arrow::{Column, is_arrow, rows_of};
-use crate::batch::{Keys, Row, in_row, keys_out, row_dicts};
+use crate::batch::{Keys, keys_out};
 use crate::from_py::{text_of, value_of};
 use crate::inspection::Inspection;
+use crate::row::{Row, in_row, row_dicts};
 use crate::scan::{HostAndSubdomains, KeyRanges, StartsWith, bounds};
 use crate::to_py::py_value;
 use crate::{BadKeyError, BadSchemaError, BadValueError, bad_key, bad_value};
