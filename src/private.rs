@@ -25,7 +25,7 @@ pub use crate::row_key::{RowKey, decode_derived, encode_derived, scan_error};
 pub use crate::salt::bucket::{bucket, check_bucket, read_bucket_field, write_bucket_field};
 pub use crate::salt::store::{read_store_bucket_field, write_store_bucket};
 pub use crate::salt::{BucketField, Salt, SaltHash};
-pub use crate::scan::{DelimitedScan, OrderedScan, StoreScan};
+pub use crate::scan::{KeyScan, ScanFormat};
 pub use crate::schema::{Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};
 pub use crate::transform::{BitReversed, ReversedDomain};
 

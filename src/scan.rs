@@ -31,7 +31,12 @@
 //! [`Desc`](crate::Desc) or [`Reversed`](crate::field::Reversed) field, the larger value is
 //! the start. A salted key fixes its bucket first; [`Salt::fan_out`](crate::salt::Salt::fan_out) repeats the bounds in
 //! every bucket when the bucket is not known.
+//!
+//! Each format has a builder ([`OrderedScan`], [`DelimitedScan`], [`StoreScan`] for the store
+//! formats and formats of your own); [`ScanFormat`] gives a format's, and [`KeyScan`] is what
+//! all of them do, for code that scans in any format.
 
+mod key_scan;
 mod store;
 
 use std::ops::Bound;
@@ -45,8 +50,8 @@ use crate::format::delimited::DelimitedKey;
 use crate::format::ordered::{EMPTY_FIELD, OrderedKey, SEPARATOR, append_escaped, append_terminated};
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges, prefix_successor};
-use crate::transform::reverse_domain;
 
+pub use key_scan::{KeyScan, ScanFormat};
 pub use store::{StoreFormat, StoreScan};
 
 /// Scan bounds for an ordered key: fix leading fields with [`fix`](Self::fix), then ask for
@@ -285,12 +290,7 @@ impl OrderedScan {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn host_and_subdomains(&self, host: &str) -> Result<KeyRanges> {
-        let reversed = reverse_domain(host)?;
-        let mut exact = self.clone();
-        exact.fix(reversed.as_str())?;
-        let mut all = exact.ranges();
-        all.extend(self.starts_with(format!("{reversed}.").as_str())?);
-        Ok(all)
+        KeyScan::host_and_subdomains(self, host)
     }
 }
 
@@ -460,11 +460,6 @@ impl DelimitedScan {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn host_and_subdomains(&self, host: &str) -> Result<KeyRanges> {
-        let reversed = reverse_domain(host)?;
-        let mut exact = self.clone();
-        exact.fix(reversed.as_str())?;
-        let mut all = exact.ranges();
-        all.extend(self.starts_with(format!("{reversed}.").as_str())?);
-        Ok(all)
+        KeyScan::host_and_subdomains(self, host)
     }
 }

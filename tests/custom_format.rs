@@ -26,6 +26,7 @@ use common::schema_checks::{agrees_with_from_key, check, mutations, texts};
 
 use proptest::prelude::*;
 use rowkey::format::{FormatKey, KeyFormat};
+use rowkey::scan::{KeyScan, ScanFormat};
 use rowkey::schema::{KeySchema, Value};
 use rowkey::testing::{assert_decode_total, assert_order_preserving_with, edge_i64, edge_strings};
 use rowkey::{Key, RowKey};
@@ -544,6 +545,12 @@ fn the_scan_builder_bounds_exactly_the_matching_keys() {
     check(Event::scan().tenant("a").day_range(5..7).ranges().unwrap(), &|e| e.tenant == "a" && (5..7).contains(&e.day));
     check(Event::scan().tenant("a").day(6).seq_range(..=-3).ranges().unwrap(), &|e| e.tenant == "a" && e.day == 6);
     check(Event::scan().tenant_starts_with("a").ranges().unwrap(), &|e| e.tenant.starts_with('a'));
+    // The same bounds through the format's builder, as code generic over the format gets it.
+    let mut scan = ScanFormat::scan(&Tagged, 4);
+    KeyScan::prefix(&mut scan, "ev").unwrap().fix("a").unwrap().fix(&6u32).unwrap();
+    check(KeyScan::ranges(&scan), &|e| e.tenant == "a" && e.day == 6);
+    // Without the derived key's prefix the builder bounds keys that lack it: none of these.
+    check(KeyScan::starts_with(&ScanFormat::scan(&Tagged, 4), "").unwrap(), &|_| false);
 }
 
 fn spreads() -> impl Strategy<Value = Spread> {

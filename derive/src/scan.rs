@@ -5,7 +5,7 @@
 //! fixed in key order or not at all. The next field may instead take a range (in its value
 //! order) or, for a plain string, a prefix; that moves to the final state, `N = usize::MAX`,
 //! where only `ranges()` is left. The builder records arguments; `ranges()` replays them
-//! through the runtime's `OrderedScan` / `DelimitedScan`, once when the salt bucket is known
+//! through the format's builder (`ScanFormat::scan`, used through `KeyScan`), once when the salt bucket is known
 //! (every salt source field fixed) and once per bucket otherwise.
 //!
 //! A flattened field ends the builder: fields from it on cannot be fixed.
@@ -13,9 +13,10 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use crate::ast::{Field, Input, KeyFormat, ScanArg};
+use crate::ast::{Field, Input, ScanArg};
 use crate::attr::SaltHash;
 use crate::codec::{self, Lifetimes};
+use crate::context::Spec;
 
 /// A key field the builder can fix, with what it takes.
 struct Step<'f, 'a> {
@@ -115,10 +116,16 @@ pub fn expand(input: &Input<'_>, p: &TokenStream) -> TokenStream {
     let fields = if input.key_fields().any(Field::is_flatten) {
         quote!(usize::MAX)
     } else {
-        // A store format's prefix is raw bytes, not a field.
-        let prefix_is_field = input.attrs.prefix.is_some() && !input.format().is_store();
-        let count = steps.len() + usize::from(prefix_is_field) + usize::from(input.attrs.salt.is_some());
-        Literal::usize_unsuffixed(count).into_token_stream()
+        // A store format's prefix is raw bytes, not a field; the format says which.
+        let count = Literal::usize_unsuffixed(steps.len() + usize::from(input.attrs.salt.is_some()));
+        match input.attrs.prefix {
+            Some(_) => {
+                let format = &Spec::of(input, p).format;
+                let is_field = quote!(<#format as #p::KeyFormat>::PREFIX_IS_FIELD);
+                quote!((#count + <::core::primitive::usize as ::core::convert::From<bool>>::from(#is_field)))
+            }
+            None => count.into_token_stream(),
+        }
     };
     let ranges = ranges_body(input, &steps, p, &fields);
     let doc_type = format!(
@@ -294,40 +301,23 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
         quote!(#ident)
     };
     let about = |name: &str| quote!(|rowkey_error| #p::scan_error::<#key>(rowkey_error, #name));
-    let store = |format: &str| {
-        let format = Ident::new(format, Span::call_site());
-        quote!(let mut #scan = #p::StoreScan::<#p::#format>::new(#fields);)
+    // Every format's builder through one trait: the format value (its delimiter) gives it.
+    let spec = Spec::of(input, p);
+    let format_value = &spec.value;
+    let new_scan = quote! {
+        let rowkey_format = #format_value;
+        let mut #scan = #p::ScanFormat::scan(&rowkey_format, #fields);
     };
-    let new_scan = match (input.format(), &input.attrs.delimited) {
-        (KeyFormat::Delimited, Some(delimiter)) => quote! {
-            let rowkey_format = #p::Delimited::new(#delimiter)?;
-            let mut #scan = #p::DelimitedScan::new(&rowkey_format, #fields);
-        },
-        (KeyFormat::FdbTuple, _) => store("FdbTuple"),
-        (KeyFormat::Memcomparable, _) => store("Memcomparable"),
-        (KeyFormat::HBase, _) => store("HBase"),
-        (KeyFormat::Custom, _) => {
-            let format = input.attrs.format.as_ref().expect("a custom format's path");
-            quote!(let mut #scan = #p::StoreScan::<#format>::new(#fields);)
-        }
-        _ => quote!(let mut #scan = #p::OrderedScan::new(#fields);),
-    };
-    let fix_prefix = input.attrs.prefix.as_ref().map(|lit| {
-        if input.format().is_store() {
-            let raw = Literal::byte_string(lit.value().as_bytes());
-            quote!(#scan.raw_prefix(#raw);)
-        } else {
-            let about = about("prefix");
-            quote!(#scan.fix(#lit).map_err(#about)?;)
-        }
-    });
+    let about_prefix = about("prefix");
+    let fix_prefix =
+        input.attrs.prefix.as_ref().map(|lit| quote!(#p::KeyScan::prefix(&mut #scan, #lit).map_err(#about_prefix)?;));
     let bucket_field = if input.format().is_store() { quote!(store_bucket) } else { quote!(bucket_field) };
     let about_bucket = about("bucket");
     let fix_bucket = input
         .attrs
         .salt
         .as_ref()
-        .map(|_| quote!(#scan.fix(&#salt_var.#bucket_field(#bucket)).map_err(#about_bucket)?;));
+        .map(|_| quote!(#p::KeyScan::fix(&mut #scan, &#salt_var.#bucket_field(#bucket)).map_err(#about_bucket)?;));
     let fields = steps.iter().map(|step| {
         let (field, slot) = (step.field, &step.slot);
         let about = about(&field.name());
@@ -342,23 +332,26 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
                 if let #option::Some((#lo, #hi)) = &self.#r {
                     let rowkey_start = #p::Bound::map(#p::Bound::as_ref(#start), |#value| #owned);
                     let rowkey_end = #p::Bound::map(#p::Bound::as_ref(#end), |#value| #owned);
-                    break 'rowkey_fields #scan
-                        .range(#p::Bound::as_ref(&rowkey_start), #p::Bound::as_ref(&rowkey_end))
-                        .map_err(#about);
+                    break 'rowkey_fields #p::KeyScan::range(
+                        &#scan,
+                        #p::Bound::as_ref(&rowkey_start),
+                        #p::Bound::as_ref(&rowkey_end),
+                    )
+                    .map_err(#about);
                 }
             }
         });
         let prefix = step.prefix.as_ref().map(|r| {
             quote! {
                 if let #option::Some(rowkey_prefix) = self.#r {
-                    break 'rowkey_fields #scan.starts_with(rowkey_prefix).map_err(#about);
+                    break 'rowkey_fields #p::KeyScan::starts_with(&#scan, rowkey_prefix).map_err(#about);
                 }
             }
         });
         let domain = step.domain.as_ref().map(|r| {
             quote! {
                 if let #option::Some(rowkey_host) = self.#r {
-                    break 'rowkey_fields #scan.host_and_subdomains(rowkey_host).map_err(#about);
+                    break 'rowkey_fields #p::KeyScan::host_and_subdomains(&#scan, rowkey_host).map_err(#about);
                 }
             }
         });
@@ -368,9 +361,9 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
             #domain
             match &self.#slot {
                 #option::Some(#value) => {
-                    #scan.fix(#fixed).map_err(#about)?;
+                    #p::KeyScan::fix(&mut #scan, #fixed).map_err(#about)?;
                 }
-                #option::None => break 'rowkey_fields #ok(#scan.ranges()),
+                #option::None => break 'rowkey_fields #ok(#p::KeyScan::ranges(&#scan)),
             }
         }
     });
@@ -380,7 +373,7 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
         #fix_bucket
         'rowkey_fields: {
             #(#fields)*
-            #ok(#scan.ranges())
+            #ok(#p::KeyScan::ranges(&#scan))
         }
     };
     let Some(salt) = &input.attrs.salt else {

@@ -20,9 +20,8 @@ use crate::field::{ByteStrings, Strings, ValueFormat, WriteField};
 use crate::format::{FdbTuple, HBase, HBaseWriter, Memcomparable, MemcomparableWriter, TupleWriter};
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges, key_after, prefix_successor};
-use crate::transform::reverse_domain;
 
-use super::{bound_after, next_field};
+use super::{KeyScan, bound_after, next_field};
 
 /// A format whose keys [`StoreScan`] bounds, and so a derived key's `scan()` builder: the
 /// store formats, [`FdbTuple`], [`Memcomparable`] and [`HBase`], and a format of your own whose
@@ -330,11 +329,6 @@ impl<F: StoreFormat> StoreScan<F> {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn host_and_subdomains(&self, host: &str) -> Result<KeyRanges> {
-        let reversed = reverse_domain(host)?;
-        let mut exact = self.clone();
-        exact.fix(reversed.as_str())?;
-        let mut all = exact.ranges();
-        all.extend(self.starts_with(&format!("{reversed}."))?);
-        Ok(all)
+        KeyScan::host_and_subdomains(self, host)
     }
 }
