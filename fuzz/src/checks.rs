@@ -3,6 +3,7 @@
 
 use std::fmt::Debug;
 
+use rowkey::format::{FormatKey, KeyFormat};
 use rowkey::schema::KeySchema;
 use rowkey::{Key, RowKeyOwned};
 
@@ -37,6 +38,13 @@ impl KeyCheck for Agreement {
 pub fn canonical<T: RowKeyOwned + Debug>(bytes: &[u8]) {
     if let Ok(value) = T::from_key(bytes) {
         encodes_back(bytes, &value, value.to_key());
+    }
+}
+
+/// [`canonical`] for a key of `T` in any format value (a delimiter, a subspace prefix).
+pub fn canonical_in<F: KeyFormat, T: for<'de> FormatKey<'de, F> + Debug>(format: &F, bytes: &[u8]) {
+    if let Ok(value) = format.from_key::<T>(bytes) {
+        encodes_back(bytes, &value, format.to_key(&value));
     }
 }
 

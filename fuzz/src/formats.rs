@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use rowkey::Desc;
 use rowkey::field::{Numeric, Versionstamp};
-use rowkey::format::{FdbKey, FdbTuple, HBase, HBaseKey, Memcomparable, MemcomparableKey};
+use rowkey::format::{FdbTuple, FormatKey, HBase, Memcomparable};
 
-use crate::checks::encodes_back;
+use crate::checks::canonical_in;
 
 /// How many types [`check`] chooses from.
 pub const COUNT: u8 = 13;
@@ -20,38 +20,26 @@ pub fn check(selector: u8, bytes: &[u8]) {
     let fdb = FdbTuple::default();
     let subspace = FdbTuple::with_prefix(b"\x15\x02");
     match selector % COUNT {
-        0 => tuple::<(String, i64, Option<Vec<u8>>)>(&fdb, bytes),
-        1 => tuple::<(u64, i128, u128, bool, f32, f64)>(&fdb, bytes),
-        2 => tuple::<((String, Option<i32>), uuid::Uuid, Versionstamp)>(&fdb, bytes),
-        3 => tuple::<(chrono::DateTime<chrono::Utc>, Duration, IpAddr, char)>(&subspace, bytes),
-        4 => tuple::<(Option<(u8, (), Vec<u8>)>, ulid::Ulid, Ipv6Addr)>(&subspace, bytes),
-        5 => hbase::<(String, i64, Desc<i32>, Option<Vec<u8>>)>(bytes),
+        0 => canonical_in::<_, (String, i64, Option<Vec<u8>>)>(&fdb, bytes),
+        1 => canonical_in::<_, (u64, i128, u128, bool, f32, f64)>(&fdb, bytes),
+        2 => canonical_in::<_, ((String, Option<i32>), uuid::Uuid, Versionstamp)>(&fdb, bytes),
+        3 => canonical_in::<_, (chrono::DateTime<chrono::Utc>, Duration, IpAddr, char)>(&subspace, bytes),
+        4 => canonical_in::<_, (Option<(u8, (), Vec<u8>)>, ulid::Ulid, Ipv6Addr)>(&subspace, bytes),
+        5 => canonical_in::<_, (String, i64, Desc<i32>, Option<Vec<u8>>)>(&HBase, bytes),
         6 => hbase_double::<(Vec<u8>, Desc<Vec<u8>>, Numeric<f64>, Desc<Vec<u8>>)>(bytes),
-        7 => hbase::<(u64, u128, i128, Numeric<i64>, Desc<Numeric<u32>>)>(bytes),
-        8 => hbase::<(f32, Desc<f64>, bool, char, Desc<Option<String>>)>(bytes),
-        9 => hbase::<(uuid::Uuid, jiff::Timestamp, Desc<Duration>, IpAddr)>(bytes),
-        10 => memcomparable::<(String, i64, Desc<u32>, Option<Vec<u8>>)>(bytes),
-        11 => memcomparable::<(f32, Desc<f64>, bool, char, i128, Desc<Option<String>>)>(bytes),
-        _ => memcomparable::<(uuid::Uuid, jiff::Timestamp, Duration, IpAddr, [u8; 3])>(bytes),
-    }
-}
-
-fn tuple<T: for<'de> FdbKey<'de> + Debug>(format: &FdbTuple, bytes: &[u8]) {
-    if let Ok(value) = format.from_key::<T>(bytes) {
-        encodes_back(bytes, &value, format.to_key(&value));
-    }
-}
-
-fn hbase<T: for<'de> HBaseKey<'de> + Debug>(bytes: &[u8]) {
-    if let Ok(value) = HBase.from_key::<T>(bytes) {
-        encodes_back(bytes, &value, HBase.to_key(&value));
+        7 => canonical_in::<_, (u64, u128, i128, Numeric<i64>, Desc<Numeric<u32>>)>(&HBase, bytes),
+        8 => canonical_in::<_, (f32, Desc<f64>, bool, char, Desc<Option<String>>)>(&HBase, bytes),
+        9 => canonical_in::<_, (uuid::Uuid, jiff::Timestamp, Desc<Duration>, IpAddr)>(&HBase, bytes),
+        10 => canonical_in::<_, (String, i64, Desc<u32>, Option<Vec<u8>>)>(&Memcomparable, bytes),
+        11 => canonical_in::<_, (f32, Desc<f64>, bool, char, i128, Desc<Option<String>>)>(&Memcomparable, bytes),
+        _ => canonical_in::<_, (uuid::Uuid, jiff::Timestamp, Duration, IpAddr, [u8; 3])>(&Memcomparable, bytes),
     }
 }
 
 /// An HBase key holding a `Numeric<f64>`: the key of its value, or the one other form
 /// docs/FORMAT.md allows, a double's digits as an older JDK wrote them, which must read as the
 /// same value as the key rowkey writes for it.
-fn hbase_double<T: for<'de> HBaseKey<'de> + Debug>(bytes: &[u8]) {
+fn hbase_double<T: for<'de> FormatKey<'de, HBase> + Debug>(bytes: &[u8]) {
     let Ok(value) = HBase.from_key::<T>(bytes) else { return };
     let again = HBase
         .to_key(&value)
@@ -60,12 +48,6 @@ fn hbase_double<T: for<'de> HBaseKey<'de> + Debug>(bytes: &[u8]) {
         let back: T =
             HBase.from_key(again.as_bytes()).unwrap_or_else(|e| panic!("the key of {value:?} does not decode: {e}"));
         assert_eq!(format!("{back:?}"), format!("{value:?}"), "{bytes:02x?} and its value's key {again} read apart");
-    }
-}
-
-fn memcomparable<T: for<'de> MemcomparableKey<'de> + Debug>(bytes: &[u8]) {
-    if let Ok(value) = Memcomparable.from_key::<T>(bytes) {
-        encodes_back(bytes, &value, Memcomparable.to_key(&value));
     }
 }
 

@@ -1,17 +1,16 @@
 //! Tuples of field types as keys, in both formats, chosen by a selector byte: every field
 //! type and wrapper a tuple can hold.
 
-use std::fmt::Debug;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::num::{NonZeroI64, NonZeroU32};
 use std::time::{Duration, SystemTime};
 
 use rowkey::field::{Hex, Nanos, Padded, Reversed};
-use rowkey::format::{Delimited, DelimitedKey};
+use rowkey::format::Delimited;
 use rowkey::transform::{BitReversed, ReversedDomain};
 use rowkey::{BigEndian, Desc, RowKeyOwned};
 
-use crate::checks::canonical;
+use crate::checks::{canonical, canonical_in};
 
 /// How many types [`check`] chooses from.
 pub const COUNT: u8 = 16;
@@ -34,19 +33,12 @@ pub fn check(selector: u8, bytes: &[u8]) {
             bytes,
         ),
         9 => canonical::<(Nanos<jiff::Timestamp>, Desc<Option<time::Date>>, Option<u8>)>(bytes),
-        10 => delimited::<(String, u32, Hex<u32>, Padded<u32, 8>)>(&hash, bytes),
-        11 => delimited::<(Option<i16>, bool, Reversed<i64>, char)>(&hash, bytes),
-        12 => delimited::<(Ipv4Addr, IpAddr, uuid::Uuid, ulid::Ulid, Duration)>(&hash, bytes),
-        13 => delimited::<(chrono::DateTime<chrono::Utc>, time::Date, Option<u8>, Hex<[u8; 2]>)>(&hash, bytes),
-        14 => delimited::<(String, Option<String>, ReversedDomain<String>, i128)>(&colons, bytes),
-        _ => delimited::<(Hex<Vec<u8>>, Ipv6Addr, Nanos<jiff::Timestamp>)>(&colons, bytes),
-    }
-}
-
-/// [`canonical`] in the delimited format.
-fn delimited<T: for<'de> DelimitedKey<'de> + Debug>(format: &Delimited, bytes: &[u8]) {
-    if let Ok(value) = format.from_key::<T>(bytes) {
-        crate::checks::encodes_back(bytes, &value, format.to_key(&value));
+        10 => canonical_in::<_, (String, u32, Hex<u32>, Padded<u32, 8>)>(&hash, bytes),
+        11 => canonical_in::<_, (Option<i16>, bool, Reversed<i64>, char)>(&hash, bytes),
+        12 => canonical_in::<_, (Ipv4Addr, IpAddr, uuid::Uuid, ulid::Ulid, Duration)>(&hash, bytes),
+        13 => canonical_in::<_, (chrono::DateTime<chrono::Utc>, time::Date, Option<u8>, Hex<[u8; 2]>)>(&hash, bytes),
+        14 => canonical_in::<_, (String, Option<String>, ReversedDomain<String>, i128)>(&colons, bytes),
+        _ => canonical_in::<_, (Hex<Vec<u8>>, Ipv6Addr, Nanos<jiff::Timestamp>)>(&colons, bytes),
     }
 }
 
