@@ -46,21 +46,24 @@ mod bigtable;
 #[cfg(feature = "bigtable-schema")]
 pub mod bigtable_import;
 mod decode;
+mod delimited_keys;
 mod encode;
 mod encode_values;
+pub(crate) mod format_ops;
 mod given;
 mod inspect;
 mod inspection;
 #[cfg(feature = "schema-json")]
 pub mod json;
+mod key_ops;
 mod next;
+mod ordered_keys;
 mod parse;
 mod reading;
 mod redact;
 mod scan;
 mod schema_format;
 mod store;
-pub(crate) mod store_ops;
 mod store_value;
 mod stored;
 mod value;

@@ -41,7 +41,7 @@ use crate::field::EncodeText;
 use crate::format::ordered::OrderedWriter;
 use crate::key::Key;
 use crate::salt::Salt;
-use crate::schema::{Format, Schema, store_ops};
+use crate::schema::{Format, Schema, format_ops};
 
 mod forms;
 mod inner;
@@ -216,7 +216,7 @@ pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key>
     let mut key = Key::new();
     match schema.format {
         Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-            return store_ops::lead(schema, bucket);
+            return format_ops::lead(schema, bucket);
         }
         Format::Ordered => {
             let mut w = OrderedWriter::new(&mut key);
@@ -274,7 +274,7 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
         // A store format's point holds a whole value of the field, the others its leading digits.
         let (value, more) = match schema.format {
             Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-                (store_ops::first_field_value(schema, field, key)?.to_string(), "")
+                (format_ops::first_field_value(schema, field, key)?.to_string(), "")
             }
             Format::Ordered | Format::Delimited(_) => (inner_digits(schema, field, body)?, "…"),
         };

@@ -3,23 +3,12 @@
 //! tools that never see the Rust type.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 
 use crate::error::{Error, Result};
-use crate::field::calendar::{write_date, write_instant};
-use crate::field::decimal::encode_decimal;
-use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_text};
-use crate::field::{Desc, EncodeText};
-use crate::format::Delimited;
-use crate::format::ordered::OrderedWriter;
 use crate::key::Key;
-use crate::key_text::KeyForm;
-use crate::schema::decode::{Encoded, natural_bytes};
-use crate::schema::given::{Given, Part, walk};
-use crate::schema::redact::about_field;
-use crate::schema::store_ops::store_ops;
-use crate::schema::stored::{out_of_range, stored};
-use crate::schema::{Encoding, FieldSchema, Format, Schema, Value};
+use crate::schema::Schema;
+use crate::schema::format_ops::key_ops;
+use crate::schema::given::Given;
 
 impl Schema {
     /// The key of the given field values, each as text in the form [`Inspection`]'s
@@ -105,162 +94,9 @@ impl Schema {
 /// checked against the Rust types' ranges.
 pub(super) fn write_key(schema: &Schema, given: &Given<'_>) -> Result<Key> {
     let mut key = Key::new();
-    match schema.format {
-        Format::Ordered => {
-            let mut w = OrderedWriter::new(&mut key);
-            write_ordered(schema, given, &mut w)?;
-            w.finish();
-        }
-        Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-            store_ops(schema)?.write_key(schema, given, &mut key)?;
-        }
-        Format::Delimited(delimiter) => {
-            let format = Delimited::new(delimiter)?;
-            let mut fields = Vec::new();
-            text_fields(schema, given, &mut fields)?;
-            let mut w = crate::format::DelimitedWriter::new(&format, &mut key);
-            for (name, text) in &fields {
-                w.named_field(name, text.as_slice())?;
-            }
-            w.finish();
-        }
-    }
+    key_ops(schema)?.write_key(schema, given, &mut key)?;
     if key.len() > schema.max_len {
         return Err(Error::TooLong { len: key.len(), max: schema.max_len });
     }
     Ok(key)
-}
-
-fn write_ordered(schema: &Schema, given: &Given<'_>, w: &mut OrderedWriter<'_>) -> Result<()> {
-    walk(schema, given, true, &mut |part| {
-        match part {
-            Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix)?,
-            Part::Bucket(salt, bucket) => w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?,
-            Part::Field(field, value) => {
-                let bytes = ordered_bytes(field, value)?;
-                if field.descending {
-                    w.named_field(field.name, &Desc(Encoded(&bytes)))?
-                } else {
-                    w.named_field(field.name, &Encoded(&bytes))?
-                }
-            }
-        };
-        Ok(())
-    })
-}
-
-fn text_fields(schema: &Schema, given: &Given<'_>, out: &mut Vec<(&'static str, Vec<u8>)>) -> Result<()> {
-    walk(schema, given, true, &mut |part| {
-        match part {
-            Part::Prefix(prefix) => out.push((Schema::PREFIX_FIELD, prefix.as_bytes().to_vec())),
-            Part::Bucket(salt, bucket) => {
-                let mut text = Vec::new();
-                salt.bucket_field(bucket).encode_text(&mut text)?;
-                out.push((Schema::BUCKET_FIELD, text));
-            }
-            Part::Field(field, value) => out.push((field.name, text_bytes(field, value)?)),
-        }
-        Ok(())
-    })
-}
-
-/// An error about `field`, named (the argument errors in their text) and with nothing of a
-/// sensitive field's value in it.
-pub(super) fn named(field: &FieldSchema, e: Error) -> Error {
-    let e = match e {
-        Error::InvalidArgument { what, detail } if !detail.starts_with(&format!("`{}`", field.name)) => {
-            Error::argument(what, format!("`{}`: {detail}", field.name))
-        }
-        other => other,
-    };
-    about_field(field, e)
-}
-
-/// The bytes of an ordered field, before the format escapes them.
-pub(super) fn ordered_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
-    let stored = stored(field, value)?;
-    let bytes = match (field.encoding, &stored) {
-        (_, Value::Null) => Some(Vec::new()),
-        (Encoding::BigEndianInt64, Value::Int(v)) => {
-            let v = i64::try_from(*v).ok().filter(|v| *v >= 0).ok_or_else(|| out_of_range(field, *v))?;
-            let mut bytes = v.to_be_bytes().to_vec();
-            // `Option`'s marker, as `natural_bytes` adds it to the others.
-            if field.optional && v == 0 {
-                bytes.push(0);
-            }
-            Some(bytes)
-        }
-        // A reversed instant or date stores an int64, which the field writes as such.
-        (Encoding::Timestamp(_) | Encoding::Date(_), Value::Int(v)) => {
-            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
-            natural_bytes(&crate::schema::FieldSchema { rust_type: "i64", ..*field }, &Value::Int(v.into()), false)
-        }
-        (Encoding::Uint64, Value::Int(v)) => {
-            let v = u64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
-            natural_bytes(&crate::schema::FieldSchema { rust_type: "u64", ..*field }, &Value::Int(v.into()), false)
-        }
-        (Encoding::Int64, Value::Int(v)) => {
-            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
-            natural_bytes(&crate::schema::FieldSchema { rust_type: "i64", ..*field }, &Value::Int(v.into()), false)
-        }
-        (_, stored) => natural_bytes(field, stored, false),
-    };
-    bytes
-        .ok_or_else(|| Error::argument("field value", format!("`{}`: the value does not fit its encoding", field.name)))
-}
-
-/// The text of a delimited field.
-pub(super) fn text_bytes(field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
-    let stored = stored(field, value)?;
-    let ty = field.rust_type;
-    let mut out = Vec::new();
-    match (field.encoding, &stored) {
-        (_, Value::Null) => {}
-        (Encoding::Hex { digits }, Value::Int(v)) => {
-            let digits = digits.map_or(0, usize::from);
-            out.extend_from_slice(format!("{v:0digits$x}").as_bytes());
-        }
-        (Encoding::Hex { .. }, Value::Bytes(bytes)) => out.extend_from_slice(KeyForm::Hex.format(bytes).as_bytes()),
-        (Encoding::Decimal { width, .. }, Value::Int(v)) => encode_decimal(&mut out, *v, width.into(), ty)?,
-        (Encoding::Timestamp(_), Value::Int(v)) => {
-            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
-            reversed_text(&mut out, v, REVERSED_TIME_MAX, ty)?;
-        }
-        (Encoding::Date(_), Value::Int(v)) => {
-            let v = i64::try_from(*v).map_err(|_| out_of_range(field, *v))?;
-            reversed_text(&mut out, v, REVERSED_DATE_MAX, ty)?;
-        }
-        (Encoding::Timestamp(_), Value::Timestamp(micros)) => {
-            write_instant(&mut out, micros.div_euclid(1_000_000), (micros.rem_euclid(1_000_000) * 1000) as u32, 6, ty)?;
-        }
-        (Encoding::Timestamp(_), Value::TimestampNanos(nanos)) => {
-            let secs = i64::try_from(nanos.div_euclid(1_000_000_000)).map_err(|_| out_of_range(field, *nanos))?;
-            write_instant(&mut out, secs, nanos.rem_euclid(1_000_000_000) as u32, 9, ty)?;
-        }
-        (Encoding::Date(_), Value::Date(days)) => write_date(&mut out, *days, ty)?,
-        (_, Value::Str(text)) => out.extend_from_slice(text.as_bytes()),
-        (_, Value::Bytes(bytes)) => out.extend_from_slice(bytes),
-        (_, Value::Bool(b)) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        (_, Value::Uuid(bytes)) => out.extend_from_slice(&crate::field::uuid::write_text(bytes)),
-        (_, Value::Ulid(v)) => out.extend_from_slice(&crate::field::ulid::write_text(*v)),
-        (Encoding::IpAddr, Value::Ip(ip)) => ip.encode_text(&mut out)?,
-        (_, Value::Ip(IpAddr::V4(ip))) => ip.encode_text(&mut out)?,
-        (_, Value::Ip(IpAddr::V6(ip))) => ip.encode_text(&mut out)?,
-        (encoding, value) => {
-            return Err(Error::argument(
-                "field value",
-                format!("{value} does not fit the {encoding} encoding of a delimited key"),
-            ));
-        }
-    }
-    // As the typed path refuses it: an optional field's `None` is the empty field, so a value
-    // written as no text would read back as `None`.
-    if field.optional && out.is_empty() && stored != Value::Null {
-        return Err(Error::unencodable(
-            "Option",
-            "Some of an empty value would read back as None in a delimited key; use the ordered format, which tells \
-             them apart, or a non-empty value (`null` is the field's None)",
-        ));
-    }
-    Ok(out)
 }

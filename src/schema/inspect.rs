@@ -1,17 +1,11 @@
 //! [`Schema::inspect`]: reads a raw key with nothing but its [`Schema`], for logs, debugging
 //! sessions and tools that never see the Rust type.
 
-use crate::error::{Error, Location, Result};
-use crate::field::Desc;
-use crate::format::Delimited;
-use crate::format::ordered::OrderedReader;
-use crate::format::prefix::check_prefix;
-use crate::salt::bucket::read_bucket;
-use crate::schema::decode;
-use crate::schema::inspection::{InspectedField, Inspection};
-use crate::schema::reading::{FoundBucket, Reading, SaltCheck, bucket_value};
-use crate::schema::store_ops::store_ops;
-use crate::schema::{Encoding, Format, KeyField, Schema, Value};
+use crate::error::{Error, Result};
+use crate::schema::format_ops::key_ops;
+use crate::schema::inspection::Inspection;
+use crate::schema::reading::{Reading, SaltCheck};
+use crate::schema::{Encoding, Schema};
 
 impl Schema {
     /// Decodes `key` field by field from this description alone, undoing transforms, and
@@ -26,10 +20,10 @@ impl Schema {
     /// borrowed field (`&str`, `&[u8]`) is read whole even where `from_key` cannot borrow it
     /// (it needed unescaping): the key is well formed, and the owned type reads it.
     ///
-    /// Each field's [`value_text`](InspectedField::value_text) is text that
+    /// Each field's [`value_text`](crate::schema::InspectedField::value_text) is text that
     /// [`encode`](Self::encode) reads back to the same key, for every field type: a float's
     /// NaN keeps its sign and payload (`NaN`, `-NaN`, or `NaN:0x` and its 16 hex digits of
-    /// bits, see [`Value`]), integers their full width, instants and dates their whole range
+    /// bits, see [`Value`](crate::schema::Value)), integers their full width, instants and dates their whole range
     /// (years beyond 9999 with a sign), text its escapes.
     ///
     /// # Errors
@@ -75,13 +69,7 @@ impl Schema {
         // Inner structs' salts first where they end on the same field, as their reads return first.
         checks.sort_by_key(|check| (check.last, std::cmp::Reverse(check.bucket)));
         let mut reading = Reading { out: Vec::with_capacity(fields.len()), buckets: Vec::new(), checks };
-        let read = match self.format {
-            Format::Ordered => read_ordered(&fields, key, &mut reading),
-            Format::Delimited(delimiter) => read_delimited(delimiter, &fields, key, &mut reading),
-            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-                store_ops(self).and_then(|ops| ops.read_key(self, &fields, key, &mut reading))
-            }
-        };
+        let read = key_ops(self).and_then(|ops| ops.read_key(self, &fields, key, &mut reading));
         read.map_err(|e| self.redact_error(e))?;
         Ok(Inspection { type_name: self.type_name, fields: reading.out })
     }
@@ -138,99 +126,6 @@ impl Schema {
     pub fn unsalted<'k>(&self, key: &'k [u8]) -> Result<&'k [u8]> {
         let Some(salt) = self.salt else { return Ok(key) };
         let salt = salt.salt()?;
-        let skip = usize::from(self.prefix.is_some()) + 1;
-        match self.format {
-            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-                store_ops(self)?.unsalted(self, &salt, key)
-            }
-            Format::Ordered => {
-                let mut r = OrderedReader::new(key, self.field_count());
-                if let Some(prefix) = self.prefix {
-                    check_prefix(&r.named_field::<std::borrow::Cow<'_, [u8]>>(Schema::PREFIX_FIELD)?, prefix, 0, 0)?;
-                }
-                let offset = r.position();
-                let bucket = r.named_field::<std::borrow::Cow<'_, [u8]>>(Schema::BUCKET_FIELD)?;
-                read_bucket(&salt, &bucket, false, skip - 1, offset)?;
-                Ok(&key[r.position()..])
-            }
-            Format::Delimited(delimiter) => {
-                let mut at = 0;
-                for index in 0..skip {
-                    let name = if index + 1 == skip { Schema::BUCKET_FIELD } else { Schema::PREFIX_FIELD };
-                    let Some(end) = key[at..].windows(delimiter.len()).position(|w| w == delimiter.as_bytes()) else {
-                        return Err(Error::Truncated {
-                            at: Location::at(key.len()),
-                            detail: "the field's delimiter is missing",
-                        }
-                        .in_field(index, Some(name), at));
-                    };
-                    let text = &key[at..at + end];
-                    if index + 1 == skip {
-                        read_bucket(&salt, text, true, index, at)?;
-                    } else if let Some(prefix) = self.prefix {
-                        check_prefix(text, prefix, index, at)?;
-                    }
-                    at += end + delimiter.len();
-                }
-                Ok(&key[at..])
-            }
-        }
+        key_ops(self)?.unsalted(self, &salt, key)
     }
-}
-
-fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
-    let mut r = OrderedReader::new(key, fields.len());
-    for (index, &field) in fields.iter().enumerate() {
-        let offset = r.position();
-        let name = field.name();
-        let located = |e: Error| e.in_field(index, Some(name), offset);
-        // Shown only for a sensitive field, which is always a value field.
-        let mut len = 0;
-        let value = match field {
-            KeyField::Prefix(prefix) => {
-                check_prefix(&r.named_field::<Vec<u8>>(name)?, prefix, index, offset)?;
-                Value::Str(prefix.to_owned())
-            }
-            KeyField::Bucket(salt) => {
-                let bytes = r.named_field::<Vec<u8>>(name)?;
-                let value = read_bucket(&salt.salt().map_err(located)?, &bytes, false, index, offset)?;
-                reading.buckets.push(FoundBucket { position: index, index, offset, salt, value });
-                bucket_value(&salt, value)
-            }
-            KeyField::Value(schema) => {
-                let bytes: Vec<u8> =
-                    if schema.descending { r.named_field::<Desc<Vec<u8>>>(name)?.0 } else { r.named_field(name)? };
-                len = bytes.len();
-                decode::binary(schema, bytes).map_err(located)?
-            }
-        };
-        reading.push(InspectedField { name, value, offset, len, field }, false)?;
-    }
-    r.finish()
-}
-
-fn read_delimited(delimiter: &'static str, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
-    let format = Delimited::new(delimiter)?;
-    let mut r = crate::format::DelimitedReader::new(&format, key, fields.len());
-    let mut offset = 0;
-    for (index, &field) in fields.iter().enumerate() {
-        let name = field.name();
-        let located = |e: Error| e.in_field(index, Some(name), offset);
-        let text: &[u8] = r.named_field(name)?;
-        let value = match field {
-            KeyField::Prefix(prefix) => {
-                check_prefix(text, prefix, index, offset)?;
-                Value::Str(prefix.to_owned())
-            }
-            KeyField::Bucket(salt) => {
-                let value = read_bucket(&salt.salt().map_err(located)?, text, true, index, offset)?;
-                reading.buckets.push(FoundBucket { position: index, index, offset, salt, value });
-                bucket_value(&salt, value)
-            }
-            KeyField::Value(schema) => decode::text(schema, text).map_err(located)?,
-        };
-        reading.push(InspectedField { name, value, offset, len: text.len(), field }, true)?;
-        offset += text.len() + delimiter.len();
-    }
-    r.finish()
 }

@@ -172,3 +172,15 @@ fn redact(err: Error, field: Option<&FieldSchema>) -> Error {
         | Error::ReadableKey { .. }) => other,
     }
 }
+
+/// An error about `field`, named (the argument errors in their text) and with nothing of a
+/// sensitive field's value in it.
+pub(super) fn named(field: &FieldSchema, e: Error) -> Error {
+    let e = match e {
+        Error::InvalidArgument { what, detail } if !detail.starts_with(&format!("`{}`", field.name)) => {
+            Error::argument(what, format!("`{}`: {detail}", field.name))
+        }
+        other => other,
+    };
+    about_field(field, e)
+}

@@ -1,23 +1,18 @@
 //! [`Schema::scan_ranges`] and [`Schema::scan_query`]: the key ranges of a query given as
-//! text, built by the scan builder's own [`OrderedScan`] / [`DelimitedScan`], so that a tool
-//! with only a schema reads exactly what the derived `T::scan()` would.
+//! text, built by the format's own scan builder (the one the derived `T::scan()` uses), so that
+//! a tool with only a schema reads exactly what `T::scan()` would.
 
 use std::collections::HashMap;
 use std::ops::Bound;
 
 use crate::error::{Error, Result};
-use crate::field::Desc;
-use crate::format::Delimited;
 use crate::range::KeyRanges;
-use crate::scan::{DelimitedScan, OrderedScan};
-use crate::schema::decode::Encoded;
-use crate::schema::encode::{named, ordered_bytes, text_bytes};
+use crate::schema::format_ops::key_ops;
 use crate::schema::given::bucket_of;
 use crate::schema::next::{Next, ScanNext};
 use crate::schema::parse::parse_value;
 use crate::schema::redact::about_field;
-use crate::schema::store_ops::store_ops;
-use crate::schema::{Encoding, FieldSchema, Format, Schema, Value};
+use crate::schema::{Encoding, FieldSchema, Schema, Value};
 
 /// Why no key can match a query, from [`Schema::empty_scan`]: the field whose range holds no
 /// value, and the query on it as the `rowkey scan` command takes it (`scanned_ms=5..5`).
@@ -302,125 +297,14 @@ impl Schema {
             }
             _ => None,
         };
+        let ops = key_ops(self)?;
         let per_bucket = |bucket: Option<u32>| -> Result<KeyRanges> {
-            let fixed_fields = steps.iter().zip(&values).take(count);
-            match self.format {
-                Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-                    let mut fixed_fields = fixed_fields;
-                    store_ops(self)?.ranges(self, steps.len(), salt.as_ref().zip(bucket), &mut fixed_fields, &next)
-                }
-                Format::Ordered => {
-                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
-                    let mut scan = OrderedScan::new(fields);
-                    if let Some(prefix) = self.prefix {
-                        scan.fix(prefix)?;
-                    }
-                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
-                        scan.fix(&salt.bucket_field(bucket))?;
-                    }
-                    for (field, value) in fixed_fields {
-                        let fix = |scan: &mut OrderedScan| -> Result<()> {
-                            let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
-                            if field.descending {
-                                scan.fix(&Desc(Encoded(&bytes)))?;
-                            } else {
-                                scan.fix(&Encoded(&bytes))?;
-                            }
-                            Ok(())
-                        };
-                        fix(&mut scan).map_err(|e| about_field(field, e))?;
-                    }
-                    let (field, lo, hi) = match &next {
-                        None => return Ok(scan.ranges()),
-                        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(*prefix),
-                        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
-                        Some((field, Next::Range(lo, hi))) => (field, lo, hi),
-                    };
-                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
-                        Ok(match b {
-                            Bound::Included(v) => Bound::Included(ordered_bytes(field, v)?),
-                            Bound::Excluded(v) => Bound::Excluded(ordered_bytes(field, v)?),
-                            Bound::Unbounded => Bound::Unbounded,
-                        })
-                    };
-                    // Bounds are in value order; a reversed or descending field's keys run the
-                    // other way (both: the value's way), so its upper bound starts the range,
-                    // as the scan builder orders them.
-                    let range = || {
-                        let (start, end) = if field.reverses_order() {
-                            (encode(hi)?, encode(lo)?)
-                        } else {
-                            (encode(lo)?, encode(hi)?)
-                        };
-                        if field.descending {
-                            let (start, end) = (desc_bound(&start), desc_bound(&end));
-                            scan.range(start.as_ref(), end.as_ref())
-                        } else {
-                            let (start, end) = (encoded_bound(&start), encoded_bound(&end));
-                            scan.range(start.as_ref(), end.as_ref())
-                        }
-                    };
-                    range().map_err(|e| about_field(field, e))
-                }
-                Format::Delimited(delimiter) => {
-                    let format = Delimited::new(delimiter)?;
-                    let fields = if steps.len() < self.fields.len() { usize::MAX } else { self.field_count() };
-                    let mut scan = DelimitedScan::new(&format, fields);
-                    if let Some(prefix) = self.prefix {
-                        scan.fix(prefix)?;
-                    }
-                    if let (Some(salt), Some(bucket)) = (&salt, bucket) {
-                        scan.fix(&salt.bucket_field(bucket))?;
-                    }
-                    for (field, value) in fixed_fields {
-                        let text =
-                            text_bytes(field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| named(field, e))?;
-                        scan.fix(text.as_slice()).map_err(|e| about_field(field, e))?;
-                    }
-                    let (field, lo, hi) = match &next {
-                        None => return Ok(scan.ranges()),
-                        Some((_, Next::StartsWith(prefix))) => return scan.starts_with(*prefix),
-                        Some((_, Next::Host(host))) => return scan.host_and_subdomains(host),
-                        Some((field, Next::Range(lo, hi))) => (field, lo, hi),
-                    };
-                    let encode = |b: &Bound<Value>| -> Result<Bound<Vec<u8>>> {
-                        Ok(match b {
-                            Bound::Included(v) => Bound::Included(text_bytes(field, v).map_err(|e| named(field, e))?),
-                            Bound::Excluded(v) => Bound::Excluded(text_bytes(field, v).map_err(|e| named(field, e))?),
-                            Bound::Unbounded => Bound::Unbounded,
-                        })
-                    };
-                    let range = || {
-                        let (start, end) = if field.reverses_order() {
-                            (encode(hi)?, encode(lo)?)
-                        } else {
-                            (encode(lo)?, encode(hi)?)
-                        };
-                        scan.range(start.as_ref().map(Vec::as_slice), end.as_ref().map(Vec::as_slice))
-                    };
-                    range().map_err(|e| about_field(field, e))
-                }
-            }
+            let mut fixed_fields = steps.iter().zip(&values).take(count);
+            ops.ranges(self, steps.len(), salt.as_ref().zip(bucket), &mut fixed_fields, &next)
         };
         match (&salt, known) {
             (Some(salt), None) => salt.fan_out(|bucket| per_bucket(Some(bucket))),
             (_, bucket) => per_bucket(bucket),
         }
-    }
-}
-
-fn encoded_bound(b: &Bound<Vec<u8>>) -> Bound<Encoded<'_>> {
-    match b {
-        Bound::Included(v) => Bound::Included(Encoded(v)),
-        Bound::Excluded(v) => Bound::Excluded(Encoded(v)),
-        Bound::Unbounded => Bound::Unbounded,
-    }
-}
-
-fn desc_bound(b: &Bound<Vec<u8>>) -> Bound<Desc<Encoded<'_>>> {
-    match b {
-        Bound::Included(v) => Bound::Included(Desc(Encoded(v))),
-        Bound::Excluded(v) => Bound::Excluded(Desc(Encoded(v))),
-        Bound::Unbounded => Bound::Unbounded,
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::key::Key;
-use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform, Value, store_ops};
+use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, Transform, Value, format_ops};
 
 /// The ordered format's separator between two fields.
 pub(super) const SEPARATOR: [u8; 2] = [0x00, 0x01];
@@ -222,7 +222,7 @@ fn store_points(schema: &Schema, field: &FieldSchema, k: u32) -> Result<Vec<Vec<
         Encoding::Utf8 | Encoding::Char => return Err(unknown("text")),
         encoding => return Err(unknown(&format!("of the {encoding} encoding"))),
     };
-    values.iter().map(|value| store_ops::first_field_bytes(schema, field, value)).collect()
+    values.iter().map(|value| format_ops::first_field_bytes(schema, field, value)).collect()
 }
 
 /// Whether a primitive integer type is signed, and its bits.

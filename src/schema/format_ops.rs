@@ -1,41 +1,27 @@
-//! What the schema does with a store-format key (FoundationDB tuples, memcomparable, HBase,
-//! or a format defined outside rowkey), behind one object: so each of the schema's
-//! operations dispatches a store format once, and a format from outside plugs in by being
-//! one more `Ops<F>`, kept in its [`CustomFormat`] as an opaque reference so that the
-//! schema's data model does not name the operations it is read with.
+//! The [`KeyOps`] of a schema's format, so that each of the schema's operations dispatches the
+//! format once. The ordered and delimited formats have their own; the store formats share
+//! `Ops<F>`, and a format from outside plugs in by being one more `Ops<F>`, kept in its
+//! [`CustomFormat`] as an opaque reference so that the schema's data model does not name the
+//! operations it is read with.
 
 use std::any::Any;
 use std::marker::PhantomData;
+use std::ops::Deref;
 
 use crate::error::Result;
-use crate::format::{FdbTuple, HBase, Memcomparable};
+use crate::format::{Delimited, FdbTuple, HBase, Memcomparable};
 use crate::key::Key;
 use crate::range::KeyRanges;
 use crate::salt::Salt;
 use crate::schema::SchemaFormat;
+use crate::schema::delimited_keys::DelimitedOps;
 use crate::schema::given::Given;
+use crate::schema::key_ops::KeyOps;
 use crate::schema::next::Next;
+use crate::schema::ordered_keys::OrderedOps;
 use crate::schema::reading::Reading;
-use crate::schema::store::{self, Fixed, custom_format, not_a_store};
+use crate::schema::store::{self, Fixed, custom_format};
 use crate::schema::{CustomFormat, FieldSchema, Format, KeyField, Schema, Value};
-
-/// The schema's operations on keys of one store format.
-pub(super) trait StoreOps: Sync {
-    fn read_key(&self, schema: &Schema, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()>;
-    fn unsalted<'k>(&self, schema: &Schema, salt: &Salt, key: &'k [u8]) -> Result<&'k [u8]>;
-    fn write_key(&self, schema: &Schema, given: &Given<'_>, out: &mut Key) -> Result<()>;
-    fn lead(&self, schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key>;
-    fn first_field_bytes(&self, schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>>;
-    fn first_field_value(&self, schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value>;
-    fn ranges(
-        &self,
-        schema: &Schema,
-        steps: usize,
-        bucket: Option<(&Salt, u32)>,
-        fixed: Fixed<'_, '_>,
-        next: &Option<(&FieldSchema, Next<'_>)>,
-    ) -> Result<KeyRanges>;
-}
 
 /// The operations of format `F`. `fn() -> F` keeps it `Sync` whatever `F` is.
 pub(super) struct Ops<F>(PhantomData<fn() -> F>);
@@ -44,7 +30,7 @@ impl<F> Ops<F> {
     pub(super) const NEW: Ops<F> = Ops(PhantomData);
 }
 
-impl<F: SchemaFormat> StoreOps for Ops<F> {
+impl<F: SchemaFormat> KeyOps for Ops<F> {
     fn read_key(&self, schema: &Schema, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
         store::read_key::<F>(schema, fields, key, reading)
     }
@@ -81,36 +67,55 @@ impl<F: SchemaFormat> StoreOps for Ops<F> {
     }
 }
 
-/// The store operations of the schema's format: the errors say why a key in an ordered or
-/// delimited format, or in a format from outside that the schema cannot read, has none.
-pub(super) fn store_ops(schema: &Schema) -> Result<&'static dyn StoreOps> {
-    match schema.format {
-        Format::FdbTuple => Ok(&Ops::<FdbTuple>::NEW),
-        Format::Memcomparable => Ok(&Ops::<Memcomparable>::NEW),
-        Format::HBase => Ok(&Ops::<HBase>::NEW),
-        Format::Custom(custom) => ops_of(&custom).ok_or_else(|| custom_format(schema)),
-        Format::Ordered | Format::Delimited(_) => Err(not_a_store(schema)),
+/// The operations of a schema's format: static for every format but the delimited one, which
+/// carries the schema's delimiter.
+pub(super) enum FormatOps {
+    Static(&'static dyn KeyOps),
+    Delimited(DelimitedOps),
+}
+
+impl Deref for FormatOps {
+    type Target = dyn KeyOps;
+
+    fn deref(&self) -> &(dyn KeyOps + 'static) {
+        match self {
+            FormatOps::Static(ops) => *ops,
+            FormatOps::Delimited(ops) => ops,
+        }
     }
+}
+
+/// The operations of the schema's format. The errors: a delimiter the format refuses, a
+/// format from outside rowkey that the schema cannot read.
+pub(super) fn key_ops(schema: &Schema) -> Result<FormatOps> {
+    Ok(match schema.format {
+        Format::Ordered => FormatOps::Static(&OrderedOps),
+        Format::Delimited(delimiter) => FormatOps::Delimited(DelimitedOps { format: Delimited::new(delimiter)? }),
+        Format::FdbTuple => FormatOps::Static(&Ops::<FdbTuple>::NEW),
+        Format::Memcomparable => FormatOps::Static(&Ops::<Memcomparable>::NEW),
+        Format::HBase => FormatOps::Static(&Ops::<HBase>::NEW),
+        Format::Custom(custom) => FormatOps::Static(ops_of(&custom).ok_or_else(|| custom_format(schema))?),
+    })
 }
 
 /// The key's raw prefix and, with a salt, its bucket field: where every key of the bucket
 /// starts, for the split planner.
 pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
-    store_ops(schema)?.lead(schema, bucket)
+    key_ops(schema)?.lead(schema, bucket)
 }
 
 /// The bytes of `value` as the first field after the lead, for a split point inside a bucket.
 pub(crate) fn first_field_bytes(schema: &Schema, field: &FieldSchema, value: &Value) -> Result<Vec<u8>> {
-    store_ops(schema)?.first_field_bytes(schema, field, value)
+    key_ops(schema)?.first_field_bytes(schema, field, value)
 }
 
 /// The value of the first field of `point`, a split point that ends with that field.
 pub(crate) fn first_field_value(schema: &Schema, field: &FieldSchema, point: &[u8]) -> Option<Value> {
-    store_ops(schema).ok()?.first_field_value(schema, field, point)
+    key_ops(schema).ok()?.first_field_value(schema, field, point)
 }
 
 /// The operations of a format, behind a type [`Any`] can name.
-struct OpsRef(&'static dyn StoreOps);
+struct OpsRef(&'static dyn KeyOps);
 
 /// The operations of format `F`, as a `'static` reference a constant can hold.
 trait OpsOf {
@@ -143,6 +148,6 @@ impl CustomFormat {
 }
 
 /// The operations a custom format's schema reads its keys with, if it has them.
-pub(super) fn ops_of(custom: &CustomFormat) -> Option<&'static dyn StoreOps> {
+pub(super) fn ops_of(custom: &CustomFormat) -> Option<&'static dyn KeyOps> {
     custom.ops.and_then(|ops| ops.downcast_ref::<OpsRef>()).map(|ops| ops.0)
 }
