@@ -37,10 +37,6 @@
 use std::fmt::Write;
 
 use crate::error::{Error, Result};
-use crate::field::EncodeText;
-use crate::format::ordered::OrderedWriter;
-use crate::key::Key;
-use crate::salt::Salt;
 use crate::schema::{Format, Schema, format_ops};
 
 mod forms;
@@ -178,7 +174,7 @@ impl SplitPlanner<'_> {
                     ),
                 ));
             }
-            let lead = lead(schema, None)?;
+            let lead = format_ops::lead(schema, None)?;
             return Ok(Splits::new(inner.iter().map(|body| join(schema, &lead, body))));
         };
         let salt = salt.salt()?;
@@ -199,7 +195,7 @@ impl SplitPlanner<'_> {
         let mut points = Vec::new();
         for tablet in 0..tablets {
             let first = u32::try_from(u64::from(tablet) * u64::from(buckets) / u64::from(tablets)).unwrap_or(0);
-            let lead = lead(schema, Some((&salt, first)))?;
+            let lead = format_ops::lead(schema, Some((&salt, first)))?;
             // Every key of the bucket starts with its lead, which sorts before them all.
             if tablet > 0 {
                 points.push(lead.clone());
@@ -208,39 +204,6 @@ impl SplitPlanner<'_> {
         }
         Ok(Splits::new(points))
     }
-}
-
-/// The prefix and bucket fields of a key, as written before its first field: the ordered
-/// format's bytes without a trailing separator, the delimited format's with the delimiter.
-pub(crate) fn lead(schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
-    let mut key = Key::new();
-    match schema.format {
-        Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-            return format_ops::lead(schema, bucket);
-        }
-        Format::Ordered => {
-            let mut w = OrderedWriter::new(&mut key);
-            if let Some(prefix) = schema.prefix {
-                w.named_field(Schema::PREFIX_FIELD, prefix)?;
-            }
-            if let Some((salt, bucket)) = bucket {
-                w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?;
-            }
-            // No `finish`: a key of no fields would become `00 00`, and the lead of an
-            // unsalted key without a prefix is empty.
-        }
-        Format::Delimited(delimiter) => {
-            if let Some(prefix) = schema.prefix {
-                key.extend_from_slice(prefix.as_bytes());
-                key.extend_from_slice(delimiter.as_bytes());
-            }
-            if let Some((salt, bucket)) = bucket {
-                salt.bucket_field(bucket).encode_text(&mut key)?;
-                key.extend_from_slice(delimiter.as_bytes());
-            }
-        }
-    }
-    Ok(key)
 }
 
 /// A split point as the planner writes it, readably: `bucket=3` for a bucket's first key,
@@ -253,7 +216,7 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
         None => vec![None],
     };
     for bucket in buckets {
-        let lead = lead(schema, salt.as_ref().zip(bucket)).ok()?;
+        let lead = format_ops::lead(schema, salt.as_ref().zip(bucket)).ok()?;
         let Some(rest) = key.strip_prefix(&lead[..]) else { continue };
         let mut label = String::new();
         if let (Some(salt), Some(bucket)) = (&salt, bucket) {
@@ -273,10 +236,8 @@ pub(crate) fn point_label(schema: &Schema, key: &[u8]) -> Option<String> {
         let field = first_field(schema)?;
         // A store format's point holds a whole value of the field, the others its leading digits.
         let (value, more) = match schema.format {
-            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
-                (format_ops::first_field_value(schema, field, key)?.to_string(), "")
-            }
             Format::Ordered | Format::Delimited(_) => (inner_digits(schema, field, body)?, "…"),
+            _ => (format_ops::first_field_value(schema, field, key)?.to_string(), ""),
         };
         if !label.is_empty() {
             label.push(' ');

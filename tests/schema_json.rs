@@ -176,6 +176,10 @@ fn a_bad_file_names_the_place_to_fix() {
         (&good.replace("\"max\": 9223372036854775807", "\"max\": -1"), "fields[2].reverse.max: expected an integer"),
         (&good.replace("\"width\": 19", "\"width\": 39"), "fields[2].width: a decimal field is 1 to 38 digits wide"),
         (&good.replace("\"width\": 19", "\"width\": 0"), "fields[2].width: a decimal field is 1 to 38 digits wide"),
+        (
+            &good.replace("\"format\": \"delimited\"", "\"format\": \"tuples\""),
+            "format: \"tuples\" is not a format: ordered, delimited, fdb_tuple, memcomparable, hbase",
+        ),
     ];
     for (text, expected) in cases {
         let err = Schema::from_json(text).err().unwrap_or_else(|| panic!("accepted: {text}")).to_string();

@@ -288,7 +288,7 @@ impl Schema {
                 json!({ "delimitedBytes": { "delimiter": base64(delimiter.as_bytes()) } })
             }
             // Refused above.
-            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => Json::Null,
+            _ => Json::Null,
         };
         let mut root = Map::new();
         root.insert("encoding".into(), encoding);

@@ -35,6 +35,20 @@ pub(super) struct DelimitedOps {
 }
 
 impl KeyOps for DelimitedOps {
+    fn lead(&self, schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
+        let mut key = Key::new();
+        let delimiter = self.format.delimiter();
+        if let Some(prefix) = schema.prefix {
+            key.extend_from_slice(prefix.as_bytes());
+            key.extend_from_slice(delimiter);
+        }
+        if let Some((salt, bucket)) = bucket {
+            salt.bucket_field(bucket).encode_text(&mut key)?;
+            key.extend_from_slice(delimiter);
+        }
+        Ok(key)
+    }
+
     fn read_key(&self, _: &Schema, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
         read_delimited(&self.format, fields, key, reading)
     }

@@ -49,6 +49,9 @@ use crate::schema::{DateSpec, Encoding, FieldSchema, Format, SaltSchema, Schema,
 /// The version of the file format, `rowkey_schema` in every file.
 const VERSION: u64 = 1;
 
+/// The store formats a file names by name alone (`"format": "hbase"`), as `Display` writes it.
+const NAMED_STORES: [Format; 3] = [Format::FdbTuple, Format::Memcomparable, Format::HBase];
+
 impl Schema {
     /// The schema as rowkey's JSON description (the [`json`](crate::schema::json) module docs give the format),
     /// pretty-printed.
@@ -105,7 +108,7 @@ impl Schema {
                 out.insert("format".into(), "delimited".into());
                 out.insert("delimiter".into(), delimiter.into());
             }
-            Format::FdbTuple | Format::Memcomparable | Format::HBase | Format::Custom(_) => {
+            _ => {
                 out.insert("format".into(), self.format.to_string().into());
             }
         }
@@ -329,15 +332,16 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
             }
             Format::Delimited(leak(delimiter))
         }
-        "fdb_tuple" => Format::FdbTuple,
-        "memcomparable" => Format::Memcomparable,
-        "hbase" => Format::HBase,
-        other => {
-            return Err(bad(
-                &at(path, "format"),
-                format!("{other:?} is not a format: ordered, delimited, fdb_tuple, memcomparable or hbase"),
-            ));
-        }
+        name => match NAMED_STORES.into_iter().find(|store| store.to_string() == name) {
+            Some(store) => store,
+            None => {
+                let stores: Vec<String> = NAMED_STORES.iter().map(Format::to_string).collect();
+                return Err(bad(
+                    &at(path, "format"),
+                    format!("{name:?} is not a format: ordered, delimited, {}", stores.join(", ")),
+                ));
+            }
+        },
     };
     let prefix = object.opt_str("prefix")?.map(leak);
     let salt = match object.get("salt") {

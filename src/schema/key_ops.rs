@@ -27,11 +27,10 @@ pub(super) trait KeyOps: Sync {
         next: &Option<(&FieldSchema, Next<'_>)>,
     ) -> Result<KeyRanges>;
 
-    /// The key's raw prefix and bucket field, for the split planner's store-format path;
-    /// the Bigtable formats plan splits by their text (`splits/inner.rs`).
-    fn lead(&self, schema: &Schema, _: Option<(&Salt, u32)>) -> Result<Key> {
-        Err(not_a_store(schema))
-    }
+    /// The prefix and bucket fields of a key, as written before its first field (the ordered
+    /// format's without the separator that would follow): where the split planner's points
+    /// start.
+    fn lead(&self, schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key>;
 
     fn first_field_bytes(&self, schema: &Schema, _: &FieldSchema, _: &Value) -> Result<Vec<u8>> {
         Err(not_a_store(schema))

@@ -28,6 +28,20 @@ use crate::schema::{Encoding, FieldSchema, KeyField, Schema, Value};
 pub(super) struct OrderedOps;
 
 impl KeyOps for OrderedOps {
+    fn lead(&self, schema: &Schema, bucket: Option<(&Salt, u32)>) -> Result<Key> {
+        let mut key = Key::new();
+        let mut w = OrderedWriter::new(&mut key);
+        if let Some(prefix) = schema.prefix {
+            w.named_field(Schema::PREFIX_FIELD, prefix)?;
+        }
+        if let Some((salt, bucket)) = bucket {
+            w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?;
+        }
+        // No `finish`: a key of no fields would become `00 00`, and the lead of an unsalted key
+        // without a prefix is empty.
+        Ok(key)
+    }
+
     fn read_key(&self, _: &Schema, fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Result<()> {
         read_ordered(fields, key, reading)
     }
