@@ -39,7 +39,7 @@ use std::fmt::Write;
 use crate::error::{Error, Result};
 use crate::schema::{Format, Schema, format_ops};
 
-mod forms;
+pub(crate) mod forms;
 mod inner;
 
 pub use forms::Splits;

@@ -40,62 +40,27 @@
 //! ```
 
 mod checkpoint;
+mod error;
 mod moving;
 mod verify;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::{StreamExt, TryStreamExt};
 use tracing::Instrument;
 
-use super::{Error, ReadOptions, Row, Table, set_cell};
+use super::{ReadOptions, Row, Table, set_cell};
 use crate::key::Key;
 use crate::range::KeyRange;
 use crate::rekey::Rekey;
 use crate::salt::farm_fingerprint;
 
 use checkpoint::Checkpoint;
+pub use error::MigrateError;
 pub use moving::Moving;
 pub use verify::{Mismatch, VerifyReport};
-
-/// What can stop a migration.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum MigrateError {
-    /// A read or write failed for good (after the client's retries).
-    #[error(transparent)]
-    Bigtable(#[from] Error),
-    /// A row of the old table has a key that is not one of the old design's, or whose values
-    /// do not fit the new design. The rows copied before it stay copied.
-    #[error("the row of {} bytes in shard {shard} cannot be re-keyed: {error}", key.len())]
-    Rekey {
-        /// The shard being copied.
-        shard: usize,
-        /// The old key (not printed: it may hold a sensitive field).
-        key: Box<Key>,
-        /// Why.
-        error: Box<crate::Error>,
-    },
-    /// A query of [`Moving::read`] that is not one of the new design's.
-    #[error("the query: {0}")]
-    Query(Box<crate::Error>),
-    /// The checkpoint file cannot be read or written, or belongs to another migration.
-    #[error("the checkpoint file {path} {detail}")]
-    Checkpoint {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong, and what to do.
-        detail: String,
-    },
-}
-
-impl MigrateError {
-    fn checkpoint(path: &Path, detail: impl Into<String>) -> Self {
-        MigrateError::Checkpoint { path: path.to_owned(), detail: detail.into() }
-    }
-}
 
 /// Where a copy stands, as [`Migration::on_progress`] receives it after each batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,39 +342,6 @@ impl Migration {
         if let Some(report) = &self.on_progress {
             report(progress);
         }
-    }
-
-    /// The rows of each shard of the old table (the checkpoint's shards, when its file
-    /// exists), counted by a read that returns no values: what a progress display needs for
-    /// its totals and ETAs.
-    ///
-    /// # Errors
-    ///
-    /// [`MigrateError::Bigtable`] when a read fails; as [`run`](Self::run) for the checkpoint.
-    pub async fn count_rows(&self) -> Result<Vec<u64>, MigrateError> {
-        let checkpoint = Checkpoint::open(self.checkpoint.as_deref(), &self.id(), &self.shards)?;
-        futures_util::stream::iter(checkpoint.shards.iter().map(|shard| &shard.range))
-            .map(|shard| verify::count(&self.source, shard))
-            .buffered(self.at_once)
-            .try_collect()
-            .await
-    }
-
-    /// Compares both tables; see [`VerifyReport`]. With `sample`, the cells of about that many
-    /// rows of each shard are compared rather than every row's (the row counts are always
-    /// whole).
-    ///
-    /// When the mapping drops an old field, a new key cannot be turned back into its old key,
-    /// so extra rows are found by holding every old row's new key in memory, sorted, and
-    /// merging them with the new table's keys: about the bytes of the new keys of the whole
-    /// table (40 MB for a million keys of 40 bytes).
-    ///
-    /// # Errors
-    ///
-    /// [`MigrateError::Bigtable`] when a read fails; a row of either table whose key is not
-    /// of its design is reported, not an error.
-    pub async fn verify(&self, sample: Option<u64>) -> Result<VerifyReport, MigrateError> {
-        verify::verify(self, sample).await
     }
 }
 

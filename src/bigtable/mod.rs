@@ -48,6 +48,7 @@
 use std::ops::{Bound, RangeBounds};
 
 mod config;
+mod error;
 mod merged;
 pub mod migrate;
 mod read;
@@ -63,10 +64,10 @@ use bigtable_rs::google::bigtable::v2::{Mutation, RowFilter, RowRange, RowSet, m
 
 pub use bigtable_rs;
 pub use config::{Config, Retry};
+pub use error::{Error, FailReason, FailedRow};
 pub use merged::MergedRows;
 pub use read::RowStream;
 pub use sample::SampledKey;
-pub use write::{FailReason, FailedRow};
 
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges};
@@ -271,122 +272,6 @@ impl ReadOptions {
             RowFilter { filter: Some(Filter::StripValueTransformer(true)) },
         ];
         self.filter(RowFilter { filter: Some(Filter::Chain(Chain { filters })) })
-    }
-}
-
-/// What can go wrong talking to Bigtable.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The client failed outside a read or a write: connection setup or authentication.
-    #[error("bigtable: {0}")]
-    Client(#[from] bigtable_rs::bigtable::Error),
-    /// A read failed for good: a status no retry can fix, or a retryable one after the
-    /// attempts or the time of [`Config::reads`] ran out. The rows up to `reached` were
-    /// delivered, each once; a new read from just after it (see [`KeyRanges::after`]) would
-    /// continue where this one stopped.
-    #[error(
-        "ReadRows failed {}after {attempts} attempt(s): {message} (gRPC code {code}); {}",
-        reached.as_ref().map_or_else(|| "before its first row ".to_owned(), |key| format!("after row {key}, ")),
-        if *retryable { "the retries ran out: raise Config::reads' attempts or timeouts, or Config::row_timeout" } else { "this status is not retried" }
-    )]
-    Read {
-        /// The last row key the read delivered, `None` when it delivered none.
-        reached: Option<Key>,
-        /// How many attempts were made since the last row delivered.
-        attempts: u32,
-        /// Whether the status was a retryable one (the retries ran out) or not.
-        retryable: bool,
-        /// The gRPC status code of the last attempt.
-        code: i32,
-        /// Its status message.
-        message: String,
-    },
-    /// `SampleRowKeys` failed for good: a status no retry can fix, or a retryable one after
-    /// the attempts or the time of [`Config::reads`] ran out.
-    #[error(
-        "SampleRowKeys failed after {attempts} attempt(s): {message} (gRPC code {code}); {}",
-        if *retryable { "the retries ran out: raise Config::reads' attempts or timeouts" } else { "this status is not retried" }
-    )]
-    Sample {
-        /// How many attempts were made.
-        attempts: u32,
-        /// Whether the status was a retryable one (the retries ran out) or not.
-        retryable: bool,
-        /// The gRPC status code of the last attempt.
-        code: i32,
-        /// Its status message.
-        message: String,
-    },
-    /// `MutateRows` left some rows unwritten. The others were written; after the first
-    /// failure no new batch was sent.
-    #[error(
-        "MutateRows: {} row(s) not written ({written} written{}); the first, {}: {} (gRPC code {}){}",
-        failed.len(),
-        unsent_from.as_ref().map_or_else(String::new, |key| format!(", rows from {key} on not sent")),
-        failed[0].key,
-        failed[0].message,
-        failed[0].code,
-        match failed[0].reason {
-            FailReason::NotIdempotent => "; not retried: it has a mutation that is not idempotent (a SetCell with a server-assigned timestamp, -1): give it an explicit timestamp",
-            FailReason::OutOfRetries => "; the retries ran out: raise Config::writes' attempts or timeouts",
-            FailReason::Rejected => "",
-        }
-    )]
-    Write {
-        /// How many rows were written.
-        written: usize,
-        /// The rows that were not, each with its status and why it was left; never empty.
-        failed: Vec<FailedRow>,
-        /// The first row of the input that was never sent, if the write stopped before the
-        /// end; it and the rows after it in the input were not sent.
-        unsent_from: Option<Key>,
-    },
-    /// A stream given to [`Table::stream_merged`] did not come back in the merge's key order.
-    #[error(
-        "read_merged: stream {stream} is not in merge order at row {key}; give each stream the ranges of one salt bucket"
-    )]
-    Unsorted {
-        /// Which stream, counting from 0.
-        stream: usize,
-        /// The row that sorts before the one its stream returned ahead of it.
-        key: Key,
-    },
-}
-
-/// A failed call as the retry logic sees it: a gRPC status code and a message.
-#[derive(Clone, Debug)]
-struct Failure {
-    code: i32,
-    message: String,
-}
-
-impl From<bigtable_rs::bigtable::Error> for Failure {
-    fn from(error: bigtable_rs::bigtable::Error) -> Self {
-        use bigtable_rs::bigtable::Error as E;
-        match error {
-            E::RpcError(status) => {
-                // A transport failure's detail is in the status's source, not its message.
-                let mut message = status.message().to_owned();
-                let mut source = std::error::Error::source(&status);
-                while let Some(cause) = source {
-                    let cause_text = cause.to_string();
-                    if !message.contains(&cause_text) {
-                        message = format!("{message}: {cause_text}");
-                    }
-                    source = cause.source();
-                }
-                Failure { code: status.code() as i32, message }
-            }
-            E::TransportError(e) => {
-                Failure { code: config::code::UNAVAILABLE, message: format!("transport error: {e}") }
-            }
-            E::IoError(e) => Failure { code: config::code::UNAVAILABLE, message: format!("connection: {e}") },
-            E::TimeoutError(secs) => {
-                Failure { code: config::code::DEADLINE_EXCEEDED, message: format!("no answer within {secs} s") }
-            }
-            other => Failure { code: config::code::UNKNOWN, message: other.to_string() },
-        }
     }
 }
 

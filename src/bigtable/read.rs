@@ -10,7 +10,8 @@ use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
 use futures_util::{Stream, StreamExt};
 
 use super::config::{Backoff, code, retryable};
-use super::{Error, Failure, ReadOptions, Row, Table, row_set};
+use super::error::{Error, Failure};
+use super::{ReadOptions, Row, Table, row_set};
 use crate::key::Key;
 use crate::range::KeyRanges;
 

@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use bigtable_rs::google::bigtable::v2::SampleRowKeysRequest;
 
+use super::Table;
 use super::config::{Backoff, code, retryable};
-use super::{Error, Failure, Table};
+use super::error::{Error, Failure};
 use crate::key::Key;
 
 /// One key of a table's sample ([`Table::sample`]): a row key, and about how many bytes of

@@ -8,8 +8,9 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use prost::Message;
 
+use super::Table;
 use super::config::{Backoff, code, retryable};
-use super::{Error, Failure, Table};
+use super::error::{Error, FailReason, FailedRow, Failure};
 use crate::key::Key;
 
 /// Bigtable's limit on the mutations of one `MutateRows` request.
@@ -18,35 +19,6 @@ const MAX_BATCH_MUTATIONS: usize = 100_000;
 /// message, so that a server or proxy that keeps the default accepts it (Bigtable and its
 /// emulator accept more), with room for the table name and framing.
 const MAX_BATCH_BYTES: usize = 4_000_000;
-
-/// One row a write could not apply, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FailedRow {
-    /// The row's key.
-    pub key: Key,
-    /// The gRPC status code of its last attempt.
-    pub code: i32,
-    /// The status message of its last attempt.
-    pub message: String,
-    /// Why it was not tried again.
-    pub reason: FailReason,
-}
-
-/// Why a failed row was left failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FailReason {
-    /// The status is not one a retry can fix (a missing column family, a bad argument, ...).
-    Rejected,
-    /// The status was retryable but the attempts or the time of
-    /// [`Config::writes`](super::Config::writes) ran out.
-    OutOfRetries,
-    /// The status was retryable, but the row has a mutation that is not idempotent: a
-    /// `SetCell` with a server-assigned timestamp (`-1`), or an `AddToCell` / `MergeToCell`.
-    /// The row may have been applied before the failure, and again by a retry, so it is
-    /// never retried. Give every `SetCell` an explicit timestamp to make it retryable.
-    NotIdempotent,
-}
 
 impl Table {
     /// Writes rows with `MutateRows`: each row's mutations are applied atomically, in batches

@@ -62,11 +62,13 @@
 //! even if that tablet changed. Its [skew](Hotspot::skew) compares the hottest tablet to the
 //! mean tablet: an even spread is 1, everything on one of `n` tablets is `n`.
 
+mod label;
 mod report;
 mod svg;
 mod tablets;
 mod tally;
 
+pub use crate::splits::forms::sample_split_points;
 pub use report::{Hotspot, Report, ReportOptions, TabletLoad, Verdict, Window, Windows};
 pub use svg::Heatmap;
-pub use tablets::{Simulator, sample_split_points};
+pub use tablets::Simulator;

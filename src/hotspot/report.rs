@@ -6,8 +6,7 @@ use std::ops::{Bound, Range, RangeBounds};
 use crate::key::Key;
 use crate::range::KeyRange;
 
-use super::Heatmap;
-use super::svg::key_label;
+use super::label::key_label;
 use crate::schema::Schema;
 
 /// How a [`Report`] cuts the recorded time span, from the first write's time to the last's,
@@ -274,7 +273,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// The verdict with the tablet's bounds shown by the fields of `schema`, as the
-    /// [`Heatmap`] labels them, so that a `sensitive` field's value is never printed (the
+    /// [`Heatmap`](super::Heatmap) labels them, so that a `sensitive` field's value is never printed (the
     /// plain `Display` prints the bounds' bytes).
     ///
     /// ```
@@ -509,20 +508,5 @@ impl Report {
             Some(hot) if hot.share > threshold => Verdict::Hot { tablet: hot.tablet, share: hot.share },
             hot => Verdict::Balanced { share: hot.map_or(0.0, |h| h.share) },
         }
-    }
-
-    /// The report as a Key-Visualizer-style heatmap with the default size and title: see
-    /// [`Heatmap`].
-    ///
-    /// ```
-    /// let mut sim = rowkey::hotspot::Simulator::dynamic(4)?;
-    /// (0..40u32).for_each(|i| sim.record(i.to_be_bytes()));
-    /// let svg = sim.report(rowkey::hotspot::Windows::Count(8)).to_svg();
-    /// assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"));
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[must_use]
-    pub fn to_svg(&self) -> String {
-        Heatmap::new(self).to_svg()
     }
 }

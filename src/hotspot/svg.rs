@@ -3,9 +3,8 @@
 use std::fmt::{self, Write};
 
 use super::Report;
-use crate::key::Key;
+use super::label::{LABEL_CHARS, key_label};
 use crate::schema::Schema;
-use crate::splits::point_label;
 
 /// The colour scale, dark to bright (after matplotlib's "inferno"): cold cells recede and the
 /// hot band stands out, and it stays readable in greyscale and for colour-blind readers.
@@ -19,8 +18,6 @@ const LEFT: u32 = 250;
 const RIGHT: u32 = 110;
 const TOP: u32 = 64;
 const BOTTOM: u32 = 56;
-/// Key labels longer than this are cut, so that they fit the left margin.
-const LABEL_CHARS: usize = 32;
 
 /// A Key-Visualizer-style heatmap of a [`Report`] as SVG: time across, key space down, each
 /// cell coloured by how many writes it took, on a linear scale from dark (none) to bright (the
@@ -155,42 +152,6 @@ impl<'a> Heatmap<'a> {
     #[must_use]
     pub fn to_svg(&self) -> String {
         self.to_string()
-    }
-}
-
-/// A key as a label shows it: its fields when it is a key of the schema, a sensitive field
-/// redacted; a key of no schema as its escaped bytes.
-pub(super) fn key_label(schema: Option<&Schema>, key: &Key) -> String {
-    match schema.map(|schema| schema.inspect(key)) {
-        Some(Ok(inspection)) => {
-            // Whole fields that fit, leading ones first: they place the key; a field cut
-            // in the middle would read as another value.
-            let mut label = String::new();
-            for field in inspection.fields() {
-                let part = if field.is_sensitive() {
-                    format!("{}={}", field.name(), field.redacted())
-                } else {
-                    format!("{}={}", field.name(), field.value_text())
-                };
-                if !label.is_empty() && label.chars().count() + 1 + part.chars().count() > LABEL_CHARS - 2 {
-                    label.push_str(" …");
-                    break;
-                }
-                if !label.is_empty() {
-                    label.push(' ');
-                }
-                label.push_str(&part);
-            }
-            label
-        }
-        // A key that is not one of the schema's could still hold a sensitive field's bytes.
-        _ => match schema.and_then(|schema| point_label(schema, key)) {
-            Some(label) => label,
-            None if schema.is_some_and(Schema::has_sensitive_fields) => {
-                format!("<key redacted, {} bytes>", key.len())
-            }
-            None => key.to_string(),
-        },
     }
 }
 
@@ -388,6 +349,23 @@ impl fmt::Display for Escaped<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Report {
+    /// The report as a Key-Visualizer-style heatmap with the default size and title: see
+    /// [`Heatmap`].
+    ///
+    /// ```
+    /// let mut sim = rowkey::hotspot::Simulator::dynamic(4)?;
+    /// (0..40u32).for_each(|i| sim.record(i.to_be_bytes()));
+    /// let svg = sim.report(rowkey::hotspot::Windows::Count(8)).to_svg();
+    /// assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn to_svg(&self) -> String {
+        Heatmap::new(self).to_svg()
     }
 }
 

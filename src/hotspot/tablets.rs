@@ -7,6 +7,7 @@ use std::ops::Bound;
 use crate::error::{Error, Result};
 use crate::key::Key;
 use crate::range::KeyRange;
+use crate::splits::forms::sample_split_points;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Splitting {
@@ -337,36 +338,6 @@ impl Simulator {
         self.starts.insert(point.clone(), self.rows.len() - 1);
         self.splits.push((self.keys.len(), point));
     }
-}
-
-/// Split points that cut `sample` into `tablets` tablets with equal numbers of its keys, as
-/// Bigtable's `SampleRowKeys` and HBase's pre-split tools pick them: the sample's quantiles.
-///
-/// Fewer points come back when the sample has fewer distinct keys than `tablets`.
-///
-/// ```
-/// use rowkey::hotspot::sample_split_points;
-///
-/// let sample = ["d", "a", "c", "b", "f", "e"];
-/// assert_eq!(sample_split_points(sample, 3), ["c", "e"]);
-/// assert!(sample_split_points(["a", "a"], 3).is_empty());
-/// ```
-pub fn sample_split_points<I>(sample: I, tablets: usize) -> Vec<Key>
-where
-    I: IntoIterator,
-    I::Item: AsRef<[u8]>,
-{
-    let mut sorted: Vec<I::Item> = sample.into_iter().collect();
-    sorted.sort_unstable_by(|a, b| a.as_ref().cmp(b.as_ref()));
-    let n = sorted.len();
-    if n == 0 || tablets < 2 {
-        return Vec::new();
-    }
-    let mut points: Vec<Key> = (1..tablets).map(|i| Key::from(sorted[i * n / tablets].as_ref())).collect();
-    points.dedup();
-    // A point equal to the smallest key would leave the first tablet empty.
-    points.retain(|p| p.as_bytes() > sorted[0].as_ref());
-    points
 }
 
 /// Split points sorted, without repeats and without the empty key, as `Splits` keeps them.

@@ -10,19 +10,16 @@ use std::ops::Bound;
 
 use crate::error::Result;
 use crate::field::{ValueFormat, WriteField};
-use crate::format::{Delimited, DelimitedText, KeyFormat, Ordered};
-use crate::key::Key;
+use crate::format::KeyFormat;
 use crate::range::KeyRanges;
 use crate::transform::reverse_domain;
-
-use super::{DelimitedScan, OrderedScan, StoreFormat, StoreScan};
 
 /// Scan bounds built field by field in key order, for keys whose fields are in the field model
 /// `V`: fix leading fields, then ask for the [`ranges`](Self::ranges) they leave, a
 /// [`range`](Self::range) of the next field, or the keys whose next field
 /// [`starts_with`](Self::starts_with) some text.
 ///
-/// [`OrderedScan`], [`DelimitedScan`] and [`StoreScan`] implement it with their own methods of
+/// [`OrderedScan`](super::OrderedScan), [`DelimitedScan`](super::DelimitedScan) and [`StoreScan`](super::StoreScan) implement it with their own methods of
 /// the same names; a format's builder is its [`ScanFormat::Scan`].
 ///
 /// ```
@@ -105,7 +102,7 @@ pub trait KeyScan<V: ValueFormat>: Clone {
 }
 
 /// A format that has a scan builder: every built-in format, and a format of your own that
-/// implements [`StoreFormat`].
+/// implements [`StoreFormat`](super::StoreFormat).
 ///
 /// ```
 /// use rowkey::format::Delimited;
@@ -127,65 +124,40 @@ pub trait ScanFormat: KeyFormat {
     fn scan(&self, fields: usize) -> Self::Scan;
 }
 
-impl ScanFormat for Ordered {
-    type Scan = OrderedScan;
-
-    fn scan(&self, fields: usize) -> OrderedScan {
-        OrderedScan::new(fields)
-    }
-}
-
-impl ScanFormat for Delimited {
-    type Scan = DelimitedScan;
-
-    fn scan(&self, fields: usize) -> DelimitedScan {
-        DelimitedScan::new(self, fields)
-    }
-}
-
-impl<F: StoreFormat + KeyFormat<Values = F>> ScanFormat for F {
-    type Scan = StoreScan<F>;
-
-    fn scan(&self, fields: usize) -> StoreScan<F> {
-        // What the format writes before any field (a FoundationDB subspace's prefix) starts
-        // every range.
-        let mut start = Key::new();
-        drop(self.writer(&mut start, fields));
-        let mut scan = StoreScan::new(fields);
-        scan.raw_prefix(&start);
-        scan
-    }
-}
-
 /// The builders' own methods, which have the trait's shape; `prefix` says where the format
 /// puts a derived key's prefix.
 macro_rules! key_scan {
     ([$($generics:tt)*] $values:ty, $scan:ty, |$this:ident, $prefix:ident| $put_prefix:expr) => {
-        impl<$($generics)*> KeyScan<$values> for $scan {
-            fn fix<T: WriteField<$values> + ?Sized>(&mut self, value: &T) -> Result<&mut Self> {
+        impl<$($generics)*> $crate::scan::KeyScan<$values> for $scan {
+            fn fix<T: $crate::field::WriteField<$values> + ?Sized>(
+                &mut self,
+                value: &T,
+            ) -> $crate::error::Result<&mut Self> {
                 <$scan>::fix(self, value)
             }
 
-            fn prefix(&mut self, $prefix: &'static str) -> Result<&mut Self> {
+            fn prefix(&mut self, $prefix: &'static str) -> $crate::error::Result<&mut Self> {
                 let $this = self;
                 $put_prefix
             }
 
-            fn ranges(&self) -> KeyRanges {
+            fn ranges(&self) -> $crate::range::KeyRanges {
                 <$scan>::ranges(self)
             }
 
-            fn range<T: WriteField<$values> + ?Sized>(&self, start: Bound<&T>, end: Bound<&T>) -> Result<KeyRanges> {
+            fn range<T: $crate::field::WriteField<$values> + ?Sized>(
+                &self,
+                start: ::std::ops::Bound<&T>,
+                end: ::std::ops::Bound<&T>,
+            ) -> $crate::error::Result<$crate::range::KeyRanges> {
                 <$scan>::range(self, start, end)
             }
 
-            fn starts_with(&self, prefix: &str) -> Result<KeyRanges> {
+            fn starts_with(&self, prefix: &str) -> $crate::error::Result<$crate::range::KeyRanges> {
                 <$scan>::starts_with(self, prefix)
             }
         }
     };
 }
 
-key_scan!([] Ordered, OrderedScan, |scan, prefix| scan.fix(prefix));
-key_scan!([] DelimitedText, DelimitedScan, |scan, prefix| scan.fix(prefix));
-key_scan!([F: StoreFormat] F, StoreScan<F>, |scan, prefix| Ok(scan.raw_prefix(prefix.as_bytes())));
+pub(super) use key_scan;

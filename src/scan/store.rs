@@ -17,11 +17,12 @@ use std::ops::Bound;
 
 use crate::error::Result;
 use crate::field::{ByteStrings, Strings, ValueFormat, WriteField};
-use crate::format::{FdbTuple, HBase, HBaseWriter, Memcomparable, MemcomparableWriter, TupleWriter};
+use crate::format::{FdbTuple, HBase, HBaseWriter, KeyFormat, Memcomparable, MemcomparableWriter, TupleWriter};
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges, key_after, prefix_successor};
 
-use super::{KeyScan, bound_after, next_field};
+use super::key_scan::{KeyScan, ScanFormat, key_scan};
+use super::{bound_after, next_field};
 
 /// A format whose keys [`StoreScan`] bounds, and so a derived key's `scan()` builder: the
 /// store formats, [`FdbTuple`], [`Memcomparable`] and [`HBase`], and a format of your own whose
@@ -332,3 +333,19 @@ impl<F: StoreFormat> StoreScan<F> {
         KeyScan::host_and_subdomains(self, host)
     }
 }
+
+impl<F: StoreFormat + KeyFormat<Values = F>> ScanFormat for F {
+    type Scan = StoreScan<F>;
+
+    fn scan(&self, fields: usize) -> StoreScan<F> {
+        // What the format writes before any field (a FoundationDB subspace's prefix) starts
+        // every range.
+        let mut start = Key::new();
+        drop(self.writer(&mut start, fields));
+        let mut scan = StoreScan::new(fields);
+        scan.raw_prefix(&start);
+        scan
+    }
+}
+
+key_scan!([F: StoreFormat] F, StoreScan<F>, |scan, prefix| Ok(scan.raw_prefix(prefix.as_bytes())));

@@ -21,11 +21,11 @@ impl BoxedError {
         *self.0
     }
 
-    /// Replaces where the error happened, as [`super::relocate`] does for a bare [`Error`].
+    /// Replaces where the error happened, as [`relocate`] does for a bare [`Error`].
     #[cold]
     pub(super) fn relocated(self, to: Location) -> Self {
         let mut inner = self.0;
-        *inner = super::relocate(*inner, to);
+        *inner = relocate(*inner, to);
         BoxedError(inner)
     }
 }
@@ -74,4 +74,17 @@ impl serde::de::Error for BoxedError {
     fn invalid_value(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
         <Error as serde::de::Error>::invalid_value(unexp, exp).into()
     }
+}
+
+/// Replaces where an error happened. A value inside one field is an ordered key or a
+/// sequence of its own, whose offsets mean nothing in the outer key: its errors are moved to
+/// the outer field (or to [`Location::UNKNOWN`], for the outer writer to fill in).
+pub(super) fn relocate(mut err: Error, to: Location) -> Error {
+    if let Error::TrailingBytes { .. } = err {
+        return Error::Malformed { at: to, detail: "a value inside this field has bytes after its last part" };
+    }
+    if let Some(at) = err.location_mut() {
+        *at = to;
+    }
+    err
 }

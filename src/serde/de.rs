@@ -12,9 +12,10 @@ use super::boxed_error::{BoxedError, Result};
 use crate::error::Error;
 use crate::field::FieldBytes;
 
+use super::boxed_error::relocate;
 use super::is_system_time;
 use super::source::{Source, with_source};
-use super::{Marker, Transform, deeper, relocate, unsupported};
+use super::{Marker, Transform, deeper, unsupported};
 
 /// Reads one field's bytes as a value: what [`FlatDe`] hands each field to.
 pub(super) trait OneField<'de>: de::Deserializer<'de, Error = BoxedError> {

@@ -406,19 +406,6 @@ impl Transform {
     }
 }
 
-/// Replaces where an error happened. A value inside one field is an ordered key or a
-/// sequence of its own, whose offsets mean nothing in the outer key: its errors are moved to
-/// the outer field (or to [`Location::UNKNOWN`], for the outer writer to fill in).
-fn relocate(mut err: Error, to: Location) -> Error {
-    if let Error::TrailingBytes { .. } = err {
-        return Error::Malformed { at: to, detail: "a value inside this field has bytes after its last part" };
-    }
-    if let Some(at) = err.location_mut() {
-        *at = to;
-    }
-    err
-}
-
 const NOT_BORROWABLE: &str = "the field needed unescaping (it holds a 00 byte, is descending, or sits inside an \
      Option, a sequence or another value in one field), so it cannot borrow from the key; decode into an owned type \
      (String, Vec<u8>, serde_bytes::ByteBuf) or a Cow instead";

@@ -9,12 +9,13 @@ use crate::format::Ordered;
 use crate::format::OrderedWriter;
 use crate::key::Key;
 
+use super::boxed_error::relocate;
 use super::flatten::{Fields, Flatten};
 use super::is_system_time;
 use super::scalar::{Leaf, Scalar, scalars};
 use super::ser_field::{SeqSer, StructSer, TimeSer, write_some};
 use super::target::{Target, locate, write_field};
-use super::{Marker, Transform, deeper, relocate};
+use super::{Marker, Transform, deeper};
 
 /// An `Option`'s `Some` as one field: its payload's field bytes, with the core's
 /// `escape_nulls` marker.

@@ -14,11 +14,12 @@ use crate::format::OrderedWriter;
 use crate::format::ordered::append_terminated;
 use crate::key::Key;
 
+use super::boxed_error::relocate;
 use super::flatten::{Fields, Flatten, skipped};
 use super::is_system_time;
 use super::scalar::{Leaf, Scalar, scalars};
 use super::target::Target;
-use super::{Marker, Transform, deeper, relocate};
+use super::{Marker, Transform, deeper};
 
 const DESC_PLACE: &str = "a descending part must be a whole key field or a whole sequence element: write \
      Desc<Option<T>>, not Option<Desc<T>>";

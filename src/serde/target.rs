@@ -7,7 +7,7 @@ use crate::format::Ordered;
 use crate::format::OrderedWriter;
 use crate::key::Key;
 
-use super::relocate;
+use super::boxed_error::relocate;
 
 /// Writes one key field, descending when `desc`, naming it in errors when `name` is known.
 #[inline]

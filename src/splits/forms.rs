@@ -5,7 +5,6 @@
 use std::fmt::Write;
 
 use crate::error::{Error, Result};
-use crate::hotspot::sample_split_points;
 use crate::key::Key;
 use crate::key_text::to_base64;
 
@@ -288,4 +287,34 @@ impl Splits {
 /// Everything else is refused rather than looked up in Unicode's tables.
 fn keeps_nfc(c: char) -> bool {
     u32::from(c) < 0x300 || ('\u{1F000}'..='\u{1FAFF}').contains(&c)
+}
+
+/// Split points that cut `sample` into `tablets` tablets with equal numbers of its keys, as
+/// Bigtable's `SampleRowKeys` and HBase's pre-split tools pick them: the sample's quantiles.
+///
+/// Fewer points come back when the sample has fewer distinct keys than `tablets`.
+///
+/// ```
+/// use rowkey::hotspot::sample_split_points;
+///
+/// let sample = ["d", "a", "c", "b", "f", "e"];
+/// assert_eq!(sample_split_points(sample, 3), ["c", "e"]);
+/// assert!(sample_split_points(["a", "a"], 3).is_empty());
+/// ```
+pub fn sample_split_points<I>(sample: I, tablets: usize) -> Vec<Key>
+where
+    I: IntoIterator,
+    I::Item: AsRef<[u8]>,
+{
+    let mut sorted: Vec<I::Item> = sample.into_iter().collect();
+    sorted.sort_unstable_by(|a, b| a.as_ref().cmp(b.as_ref()));
+    let n = sorted.len();
+    if n == 0 || tablets < 2 {
+        return Vec::new();
+    }
+    let mut points: Vec<Key> = (1..tablets).map(|i| Key::from(sorted[i * n / tablets].as_ref())).collect();
+    points.dedup();
+    // A point equal to the smallest key would leave the first tablet empty.
+    points.retain(|p| p.as_bytes() > sorted[0].as_ref());
+    points
 }

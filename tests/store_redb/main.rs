@@ -13,63 +13,20 @@ mod table;
 
 use std::fmt::Debug;
 use std::ops::{Bound, RangeBounds};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
 use common::keys::{Reading, TenantReading};
-use redb::TableDefinition;
+use rowkey::Key;
 use rowkey::scan::OrderedScan;
 use rowkey::transform::reverse_domain;
-use rowkey::{Key, RowKey};
-use rows::{DEVICE_TYPES, HOSTS, POINT_DEVICES, Rng, TENANTS, at, page, point, reading, sample, tenant_reading};
-use table::Table;
-
-/// Key bytes to the row's index in the sorted rows the test keeps beside the store.
-const ROWS: TableDefinition<&[u8], u64> = TableDefinition::new("rows");
+use rows::{
+    DEVICE_TYPES, HOSTS, OrderLine, POINT_DEVICES, Page, Point, Rng, Sample, TENANTS, at, page, point, reading, sample,
+    tenant_reading,
+};
+use table::{QUERIES, ROWS, Table};
 
 /// Generated rows per key type: enough that every query has neighbours on both sides.
 const ROW_COUNT: usize = 3_000;
-/// Generated queries per query shape.
-const QUERIES: usize = 150;
-
-// ---------------------------------------------------------------------------------------
-// The key types, one per scenario.
-
-/// The web table: reversed host, path, newest crawl first.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-struct Page {
-    #[rowkey(reverse_domain)]
-    host: String,
-    path: String,
-    #[rowkey(desc)]
-    crawled: SystemTime,
-}
-
-/// Time series, `device#metric#timestamp`.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#")]
-struct Point {
-    device: String,
-    metric: String,
-    #[rowkey(width = 13)]
-    ts_secs: i64,
-}
-
-/// Spanner's bit-reversed sequence, with child rows under each id.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-struct OrderLine {
-    #[rowkey(bit_reverse)]
-    order_id: i64,
-    line: u32,
-}
-
-/// Tablestore's `time % 16` buckets.
-#[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
-struct Sample {
-    time: i64,
-    host: String,
-    metric: String,
-}
 
 // ---------------------------------------------------------------------------------------
 // The scans.

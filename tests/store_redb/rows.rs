@@ -1,11 +1,50 @@
-//! Generated rows. Small pools of values, chosen so that some are byte prefixes of others,
-//! make neighbouring keys that a wrong bound would take in or leave out.
+//! The key types, one per scenario, and their generated rows. Small pools of values, chosen
+//! so that some are byte prefixes of others, make neighbouring keys that a wrong bound would
+//! take in or leave out.
 
 use std::ops::Bound;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use rowkey::RowKey;
+
 use crate::common::keys::{Reading, TenantReading};
-use crate::{Page, Point, Sample};
+
+/// The web table: reversed host, path, newest crawl first.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+pub(crate) struct Page {
+    #[rowkey(reverse_domain)]
+    pub(crate) host: String,
+    pub(crate) path: String,
+    #[rowkey(desc)]
+    pub(crate) crawled: SystemTime,
+}
+
+/// Time series, `device#metric#timestamp`.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+pub(crate) struct Point {
+    pub(crate) device: String,
+    pub(crate) metric: String,
+    #[rowkey(width = 13)]
+    pub(crate) ts_secs: i64,
+}
+
+/// Spanner's bit-reversed sequence, with child rows under each id.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+pub(crate) struct OrderLine {
+    #[rowkey(bit_reverse)]
+    pub(crate) order_id: i64,
+    pub(crate) line: u32,
+}
+
+/// Tablestore's `time % 16` buckets.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(salt(buckets = 16, from = [time], hash = "modulo"))]
+pub(crate) struct Sample {
+    pub(crate) time: i64,
+    pub(crate) host: String,
+    pub(crate) metric: String,
+}
 
 pub(crate) const DEVICE_TYPES: [&str; 4] = ["cam", "meter", "meterx", "valve"];
 pub(crate) const DEVICE_IDS: [&str; 8] = ["0", "4c41", "4c410523", "4c4105230", "a0b81f74", "ff", "fff", "ffffffff"];

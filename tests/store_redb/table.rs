@@ -5,11 +5,16 @@ use std::fmt::Debug;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use redb::{Database, ReadableTable, ReadableTableMetadata};
+use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
 use rowkey::{Key, KeyRanges, RowKeyOwned};
 
 use crate::rows::Rng;
-use crate::{QUERIES, ROWS};
+
+/// Key bytes to the row's index in the sorted rows the test keeps beside the store.
+pub(crate) const ROWS: TableDefinition<&[u8], u64> = TableDefinition::new("rows");
+
+/// Generated queries per query shape.
+pub(crate) const QUERIES: usize = 150;
 
 /// A redb database in its own directory under the temp dir, removed when dropped.
 pub(crate) struct Store {

@@ -18,7 +18,7 @@ use serde_json::{Value as Json, json};
 use crate::key::Key;
 use crate::range::KeyRange;
 
-use super::MigrateError;
+use super::error::MigrateError;
 
 /// The saved state of one shard.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@ use std::ops::Bound;
 
 use futures_util::TryStreamExt;
 
-use super::MigrateError;
+use super::error::MigrateError;
 use crate::bigtable::{ReadOptions, Row, Table};
 use crate::range::{KeyRange, KeyRanges};
 use crate::rekey::{Rekey, Source};

@@ -14,7 +14,9 @@ use std::fmt;
 
 use futures_util::{StreamExt, TryStreamExt};
 
-use super::{MigrateError, Migration};
+use super::Migration;
+use super::checkpoint::Checkpoint;
+use super::error::MigrateError;
 use crate::bigtable::{ReadOptions, Row, Table};
 use crate::key::Key;
 use crate::range::{KeyRange, KeyRanges};
@@ -153,6 +155,41 @@ struct ShardFindings {
     /// The new key of every old row of the shard that has one, sorted: kept when there is no
     /// inverse to find a new row's old key by.
     new_keys: Option<Vec<Key>>,
+}
+
+impl Migration {
+    /// The rows of each shard of the old table (the checkpoint's shards, when its file
+    /// exists), counted by a read that returns no values: what a progress display needs for
+    /// its totals and ETAs.
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError::Bigtable`] when a read fails; as [`run`](Self::run) for the checkpoint.
+    pub async fn count_rows(&self) -> Result<Vec<u64>, MigrateError> {
+        let checkpoint = Checkpoint::open(self.checkpoint.as_deref(), &self.id(), &self.shards)?;
+        futures_util::stream::iter(checkpoint.shards.iter().map(|shard| &shard.range))
+            .map(|shard| count(&self.source, shard))
+            .buffered(self.at_once)
+            .try_collect()
+            .await
+    }
+
+    /// Compares both tables; see [`VerifyReport`]. With `sample`, the cells of about that many
+    /// rows of each shard are compared rather than every row's (the row counts are always
+    /// whole).
+    ///
+    /// When the mapping drops an old field, a new key cannot be turned back into its old key,
+    /// so extra rows are found by holding every old row's new key in memory, sorted, and
+    /// merging them with the new table's keys: about the bytes of the new keys of the whole
+    /// table (40 MB for a million keys of 40 bytes).
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError::Bigtable`] when a read fails; a row of either table whose key is not
+    /// of its design is reported, not an error.
+    pub async fn verify(&self, sample: Option<u64>) -> Result<VerifyReport, MigrateError> {
+        verify(self, sample).await
+    }
 }
 
 pub(super) async fn verify(migration: &Migration, sample: Option<u64>) -> Result<VerifyReport, MigrateError> {

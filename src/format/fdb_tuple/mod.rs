@@ -33,22 +33,25 @@
 //! key. An integer with a redundant byte, a field of another type, a string without its end
 //! byte or bytes after the last field are errors naming the field and what was expected.
 
+mod codes;
+mod key;
 mod reader;
 mod values;
+mod writer;
 
 use crate::error::{Error, Location, Result};
-use crate::field::{ValueFormat, WriteField};
-use crate::format::key_format::{FormatKey, KeyFormat, decode_key, encode_key, store_key_io};
+use crate::format::key_format::{FormatKey, decode_key, encode_key};
 use crate::format::prefix::hex;
 use crate::key::Key;
 
 pub use reader::TupleReader;
+pub use writer::TupleWriter;
 
 /// FoundationDB's tuple layer, with an optional raw prefix before the tuple.
 ///
 /// A value of this type writes and reads keys ([`to_key`](Self::to_key),
 /// [`from_key`](Self::from_key)); the type itself is the format parameter of the field model
-/// ([`WriteField<FdbTuple>`], [`ReadField<'de, FdbTuple>`](crate::field::ReadField)), which holds integers of every
+/// ([`WriteField<FdbTuple>`](crate::field::WriteField), [`ReadField<'de, FdbTuple>`](crate::field::ReadField)), which holds integers of every
 /// width (`u128` and `i128` included), `f32`, `f64`, `bool`, text, byte strings, `Option`
 /// (`None` is the tuple layer's null), UUIDs (`uuid::Uuid`, and `ulid::Ulid` under the UUID
 /// type code, as the tuple layer has no ULID), instants, dates, durations and IP addresses (as
@@ -66,13 +69,6 @@ pub use reader::TupleReader;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FdbTuple {
     prefix: Vec<u8>,
-}
-
-impl ValueFormat for FdbTuple {
-    type Input<'r, 'de>
-        = &'r mut TupleReader<'de>
-    where
-        'de: 'r;
 }
 
 impl FdbTuple {
@@ -233,136 +229,6 @@ impl FdbTuple {
 pub trait FdbKey<'de>: FormatKey<'de, FdbTuple> {}
 
 impl<'de, T: FormatKey<'de, FdbTuple>> FdbKey<'de> for T {}
-
-impl KeyFormat for FdbTuple {
-    type Values = FdbTuple;
-    const NAME: &'static str = "fdb_tuple";
-    type Writer<'a> = TupleWriter<'a>;
-    type Reader<'a, 'de> = TupleReader<'de>;
-
-    #[inline]
-    fn writer<'a>(&'a self, out: &'a mut Key, _: usize) -> TupleWriter<'a> {
-        // Most formats have no prefix: skip the copy's call for them.
-        if !self.prefix.is_empty() {
-            out.extend_from_slice(&self.prefix);
-        }
-        TupleWriter::new(out)
-    }
-
-    #[inline(always)]
-    fn check_start(&self, bytes: &[u8]) -> Result<()> {
-        // Most formats have no prefix: skip the comparison (a call to `memcmp`) for them.
-        if !self.prefix.is_empty() && !bytes.starts_with(&self.prefix) {
-            return Err(self.not_this_prefix(bytes));
-        }
-        Ok(())
-    }
-
-    #[inline]
-    fn reader<'de>(&self, bytes: &'de [u8], _: usize) -> TupleReader<'de> {
-        TupleReader::at(bytes, self.prefix.len())
-    }
-}
-
-store_key_io!(FdbTuple, TupleWriter, TupleReader);
-
-/// Writes a key's fields one after another, naming the field in any error.
-///
-/// ```
-/// use rowkey::Key;
-/// use rowkey::format::TupleWriter;
-///
-/// let mut key = Key::new();
-/// let mut w = TupleWriter::new(&mut key);
-/// w.field("a")?;
-/// w.field(&-2i32)?;
-/// assert_eq!(key.as_bytes(), b"\x02a\x00\x13\xfd");
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-pub struct TupleWriter<'a> {
-    out: &'a mut Key,
-    index: usize,
-}
-
-impl<'a> TupleWriter<'a> {
-    /// A writer that appends fields to `out` (after whatever it holds, such as a prefix).
-    ///
-    /// ```
-    /// let mut key = rowkey::Key::from(&b"\xfe"[..]);
-    /// rowkey::format::TupleWriter::new(&mut key).field(&true)?;
-    /// assert_eq!(key.as_bytes(), b"\xfe\x27");
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    pub fn new(out: &'a mut Key) -> Self {
-        TupleWriter { out, index: 0 }
-    }
-
-    /// A writer whose next field is field `index` of the key, for the scan builder.
-    pub(crate) fn at_field(out: &'a mut Key, index: usize) -> Self {
-        TupleWriter { out, index }
-    }
-
-    /// Appends the next field.
-    ///
-    /// # Errors
-    ///
-    /// What the field's encoder returns, with the field's position and offset filled in.
-    ///
-    /// ```
-    /// let mut key = rowkey::Key::new();
-    /// rowkey::format::TupleWriter::new(&mut key).field(&0u64)?;
-    /// assert_eq!(key.as_bytes(), [0x14]);
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[inline]
-    pub fn field<T: WriteField<FdbTuple> + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push(None, value).map(|_| ())
-    }
-
-    /// Appends the next field, naming it in errors.
-    ///
-    /// # Errors
-    ///
-    /// As [`field`](Self::field).
-    ///
-    /// ```
-    /// let mut key = rowkey::Key::new();
-    /// rowkey::format::TupleWriter::new(&mut key).named_field("id", &7u8)?.named_field("ok", &true)?;
-    /// assert_eq!(key.as_bytes(), [0x15, 0x07, 0x27]);
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[inline]
-    pub fn named_field<T: WriteField<FdbTuple> + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<&mut Self> {
-        self.push(Some(name), value)
-    }
-
-    /// Appends `bytes` as they are: a subspace's or a directory's raw prefix, which belongs
-    /// before the first field. It is not a field: the next field's index is unchanged.
-    ///
-    /// ```
-    /// let mut key = rowkey::Key::new();
-    /// rowkey::format::TupleWriter::new(&mut key).raw_prefix(b"\x15\x02").field(&1u8)?;
-    /// assert_eq!(key.as_bytes(), [0x15, 0x02, 0x15, 0x01]);
-    /// # Ok::<(), rowkey::Error>(())
-    /// ```
-    #[inline]
-    pub fn raw_prefix(&mut self, bytes: &[u8]) -> &mut Self {
-        self.out.extend_from_slice(bytes);
-        self
-    }
-
-    #[inline(always)]
-    fn push<T: WriteField<FdbTuple> + ?Sized>(&mut self, name: Option<&'static str>, value: &T) -> Result<&mut Self> {
-        let start = self.out.len();
-        value.write(self.out).map_err(|e| e.in_field(self.index, name, start))?;
-        self.index += 1;
-        Ok(self)
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 
 use super::FdbTuple;
-use super::values;
+use super::codes::code_name;
 use crate::error::{Error, Location, Result};
-use crate::field::ReadField;
+use crate::field::{ReadField, ValueFormat};
 use crate::format::prefix::check_raw_prefix;
 
 /// Reads a packed tuple's fields one after another: fields are cut as they are read, since
@@ -31,6 +31,13 @@ pub struct TupleReader<'de> {
     pub(super) depth: usize,
     /// The top-level field being read, for errors.
     pub(super) index: usize,
+}
+
+impl ValueFormat for FdbTuple {
+    type Input<'r, 'de>
+        = &'r mut TupleReader<'de>
+    where
+        'de: 'r;
 }
 
 impl<'de> TupleReader<'de> {
@@ -194,7 +201,7 @@ impl<'de> TupleReader<'de> {
         if !accepts(code) {
             return Err(Error::invalid(
                 ty,
-                format!("found {} (type code {code:02x}) where {want} was expected", values::code_name(code)),
+                format!("found {} (type code {code:02x}) where {want} was expected", code_name(code)),
             ));
         }
         self.pos += 1;

@@ -2,6 +2,9 @@
 
 use std::borrow::Cow;
 
+use super::codes::{
+    BYTES, DOUBLE, FALSE, FLOAT, NEG_BIG, NESTED, NULL, POS_BIG, STRING, TRUE, UUID, VERSIONSTAMP, ZERO, code_name,
+};
 use super::{FdbTuple, TupleReader};
 use crate::error::{Error, Location, Result};
 use crate::field::option::write_some;
@@ -10,37 +13,6 @@ use crate::field::{
     SystemTimes, Uuids, Versionstamps, WriteField, utf8,
 };
 use crate::key_buf::{copy_short, has_nul};
-
-const NULL: u8 = 0x00;
-const BYTES: u8 = 0x01;
-const STRING: u8 = 0x02;
-const NESTED: u8 = 0x05;
-const NEG_BIG: u8 = 0x0b;
-const ZERO: u8 = 0x14;
-const POS_BIG: u8 = 0x1d;
-const FLOAT: u8 = 0x20;
-const DOUBLE: u8 = 0x21;
-const FALSE: u8 = 0x26;
-const TRUE: u8 = 0x27;
-const UUID: u8 = 0x30;
-const VERSIONSTAMP: u8 = 0x33;
-
-/// What a type code stands for, for error messages.
-pub(super) fn code_name(code: u8) -> &'static str {
-    match code {
-        NULL => "null",
-        BYTES => "a byte string",
-        STRING => "a string",
-        NESTED => "a nested tuple",
-        NEG_BIG..=POS_BIG => "an integer",
-        FLOAT => "a float",
-        DOUBLE => "a double",
-        FALSE | TRUE => "a bool",
-        UUID => "a UUID",
-        VERSIONSTAMP => "a versionstamp",
-        _ => "a type this crate does not read",
-    }
-}
 
 // ---- Integers ----
 

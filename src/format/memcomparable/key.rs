@@ -4,27 +4,9 @@ use super::Memcomparable;
 use super::cursor::Cursor;
 use crate::error::{Error, Result};
 use crate::field::{ReadField, Sink, WriteField};
-use crate::format::key_format::{FormatKey, KeyFormat, store_key_io};
+use crate::format::key_format::{KeyFormat, store_key_io};
 use crate::format::prefix::check_raw_prefix;
 use crate::key::Key;
-
-/// A key type that the memcomparable format can write and read: `()` and tuples of 1 to 12
-/// fields, each a field type of [`Memcomparable`], and derived keys. The name
-/// [`FormatKey<'de, Memcomparable>`] has in bounds; implement that.
-///
-/// ```
-/// use rowkey::format::{Memcomparable, MemcomparableKey};
-///
-/// fn fields<'de, K: MemcomparableKey<'de>>() -> usize {
-///     K::FIELDS
-/// }
-/// assert_eq!(fields::<(String, u32, bool)>(), 3);
-/// assert_eq!(Memcomparable.to_key(&())?.len(), 0);
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-pub trait MemcomparableKey<'de>: FormatKey<'de, Memcomparable> {}
-
-impl<'de, T: FormatKey<'de, Memcomparable>> MemcomparableKey<'de> for T {}
 
 impl KeyFormat for Memcomparable {
     type Values = Memcomparable;

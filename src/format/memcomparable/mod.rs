@@ -92,11 +92,11 @@ mod key;
 mod values;
 
 pub use cursor::Cursor;
-pub use key::{MemcomparableKey, MemcomparableReader, MemcomparableWriter};
+pub use key::{MemcomparableReader, MemcomparableWriter};
 
 use crate::error::Result;
 use crate::field::ValueFormat;
-use crate::format::key_format::{decode_key, encode_key};
+use crate::format::key_format::{FormatKey, decode_key, encode_key};
 use crate::key::Key;
 use crate::range::KeyRange;
 
@@ -119,6 +119,24 @@ impl ValueFormat for Memcomparable {
     where
         'de: 'r;
 }
+
+/// A key type that the memcomparable format can write and read: `()` and tuples of 1 to 12
+/// fields, each a field type of [`Memcomparable`], and derived keys. The name
+/// [`FormatKey<'de, Memcomparable>`] has in bounds; implement that.
+///
+/// ```
+/// use rowkey::format::{Memcomparable, MemcomparableKey};
+///
+/// fn fields<'de, K: MemcomparableKey<'de>>() -> usize {
+///     K::FIELDS
+/// }
+/// assert_eq!(fields::<(String, u32, bool)>(), 3);
+/// assert_eq!(Memcomparable.to_key(&())?.len(), 0);
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+pub trait MemcomparableKey<'de>: FormatKey<'de, Memcomparable> {}
+
+impl<'de, T: FormatKey<'de, Memcomparable>> MemcomparableKey<'de> for T {}
 
 impl Memcomparable {
     /// Encodes a key into a new [`Key`].
