@@ -146,17 +146,3 @@ pub(crate) fn char_from(bytes: &[u8]) -> Result<char> {
         _ => Err(Error::invalid("char", format!("the field holds {} characters, not one", text.chars().count()))),
     }
 }
-
-/// A fixed-length byte string from a field's bytes.
-#[inline]
-pub(crate) fn array_from<const N: usize>(bytes: &[u8], ty: &'static str) -> Result<[u8; N]> {
-    match <[u8; N]>::try_from(bytes) {
-        Ok(array) => Ok(array),
-        Err(_) => Err(wrong_length(N, bytes.len(), ty)),
-    }
-}
-
-#[cold]
-pub(crate) fn wrong_length(want: usize, got: usize, ty: &'static str) -> Error {
-    Error::invalid(ty, format!("expected exactly {want} bytes, the field has {got}"))
-}

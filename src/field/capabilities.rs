@@ -9,8 +9,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use crate::error::Result;
+use crate::field::alphabet::Alphabet;
 use crate::field::instant::{self, CalendarDate, Timestamp};
-use crate::field::text::Alphabet;
 use crate::field::{ReadField, Sink, ValueFormat, WriteField};
 
 /// A format that holds the integer type `I` (any primitive integer, `u128` and `i128`
@@ -221,7 +221,7 @@ pub trait ByteStrings: ValueFormat {
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not `N` bytes long.
     fn read_array<const N: usize>(input: Self::Input<'_, '_>, ty: &'static str) -> Result<[u8; N]> {
-        crate::field::bytes::array_from(&Self::read_bytes(input, ty)?, ty)
+        crate::field::field_bytes::array_from(&Self::read_bytes(input, ty)?, ty)
     }
 }
 

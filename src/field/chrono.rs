@@ -18,7 +18,8 @@ use ::chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Utc};
 
 use crate::error::{Error, Result};
 use crate::field::calendar::{SECS_PER_DAY, days_from_civil};
-use crate::field::instant::{CalendarDate, Timestamp, check_micros, date_field, timestamp_field};
+use crate::field::instant::{CalendarDate, Timestamp, check_micros};
+use crate::field::instant_fields::{date_field, timestamp_field};
 
 /// chrono's dates run from -262143-01-01 to +262142-12-31 (its `NaiveDate::MIN` and `MAX`).
 const MIN_DAYS: i64 = days_from_civil(-262_143, 1, 1);

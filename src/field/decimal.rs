@@ -2,7 +2,7 @@
 //! and [`Padded`] for a chosen width.
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
 
 mod sealed {

@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{Durations, FieldType, ReadField, Sink, WriteField};
 
 const BYTES: usize = 12;

@@ -22,7 +22,7 @@ use sha2::Sha256;
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{ByteStrings, Encoding, FieldType, ReadField, Sink, WriteField};
 
 /// The secret a [`Hashed`] field is keyed with.

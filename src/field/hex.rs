@@ -1,8 +1,8 @@
 //! [`Hex`]: integers and byte strings as lowercase hex text.
 
 use crate::error::{Error, Result};
+use crate::field::alphabet::Alphabet;
 use crate::field::decimal::{Integer, narrow};
-use crate::field::text::Alphabet;
 use crate::field::{FieldType, ReadField, Sink, ValueFormat, WriteField};
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";

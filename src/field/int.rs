@@ -1,7 +1,7 @@
 //! Integers: orderedcode signed int64 and uint64, and [`BigEndian`].
 
 use crate::error::{Error, Location, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{Bools, ByteStrings, FieldType, Ints, ReadField, Sink, WriteField};
 
 /// The longest orderedcode int64: a 10-bit length tag and 63 payload bits.

@@ -30,8 +30,8 @@ use std::ops::{Bound, RangeBounds, RangeInclusive};
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::field::bytes::array_from;
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
+use crate::field::field_bytes::array_from;
 use crate::field::{Addrs, Encoding, FieldType, ReadField, Sink, WriteField};
 
 const V4_TEXT_LEN: usize = 15;

@@ -18,7 +18,8 @@ use ::jiff::civil::{Date, DateTime};
 
 use crate::error::{Error, Result};
 use crate::field::calendar::{SECS_PER_DAY, civil_from_days, days_from_civil};
-use crate::field::instant::{CalendarDate, Timestamp, check_micros, date_field, timestamp_field};
+use crate::field::instant::{CalendarDate, Timestamp, check_micros};
+use crate::field::instant_fields::{date_field, timestamp_field};
 
 /// jiff's timestamps run from -009999-01-02T01:59:59Z to 9999-12-30T22:00:00.999999999Z, its
 /// civil dates from -9999-01-01 to 9999-12-31.

@@ -92,6 +92,7 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 
+pub(crate) mod alphabet;
 pub(crate) mod bytes;
 pub(crate) mod calendar;
 mod capabilities;
@@ -101,11 +102,13 @@ pub(crate) mod decimal;
 mod desc;
 pub(crate) mod description;
 pub(crate) mod duration;
+pub(crate) mod field_bytes;
 pub(crate) mod float;
 #[cfg(feature = "hashed")]
 pub(crate) mod hashed;
 pub(crate) mod hex;
 pub(crate) mod instant;
+pub(crate) mod instant_fields;
 pub(crate) mod int;
 pub(crate) mod ip;
 #[cfg(feature = "jiff")]
@@ -116,6 +119,7 @@ mod nonzero;
 pub(crate) mod numeric;
 pub(crate) mod option;
 mod reversed;
+mod sink;
 mod system_time;
 pub mod text;
 #[cfg(feature = "time")]
@@ -126,11 +130,7 @@ pub(crate) mod uuid;
 mod versionstamp;
 pub(crate) mod wide;
 
-use smallvec::SmallVec;
-
-use crate::error::Result;
-use crate::key::Key;
-
+pub use alphabet::Alphabet;
 pub use capabilities::{
     Addrs, Bools, ByteStrings, Descending, Durations, Floats, Instants, Ints, Options, Strings, SystemTimes, Uuids,
 };
@@ -138,235 +138,23 @@ pub use decimal::{Decimals, Integer, Padded};
 pub use desc::Desc;
 #[doc(inline)]
 pub use description::{DateSpec, Encoding, TimeSpec};
+pub use field_bytes::FieldBytes;
+pub(crate) use field_bytes::INLINE_FIELD;
 #[cfg(feature = "hashed")]
 pub use hashed::{Digests, HashKey, HashWidth, Hashed};
 pub use hex::{Hex, HexText};
-pub use instant::{CalendarDate, Nanos, Timestamp};
+pub use instant::{CalendarDate, Timestamp};
+pub use instant_fields::Nanos;
 pub use int::BigEndian;
 pub use ip::Cidr;
 pub use model::{FieldType, ReadField, ValueFormat, WriteField};
 pub use nested::Nested;
 pub use numeric::{Numeric, Numerics};
 pub use reversed::{Reversed, ReversedInts};
-pub use text::{Alphabet, DecodeText, EncodeText};
+pub use sink::Sink;
+pub use text::{DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;
 #[cfg(feature = "uuid")]
 pub use uuid::uuid_v7_range;
 pub use versionstamp::{Versionstamp, Versionstamps};
-
-/// Where a field encoder writes its bytes. The key format behind it escapes and frames them.
-///
-/// ```
-/// use rowkey::field::{Sink, WriteField};
-/// use rowkey::format::Ordered;
-///
-/// let mut bytes = Vec::new();
-/// WriteField::<Ordered>::write(&64i64, &mut bytes)?;
-/// assert_eq!(bytes, [0xc0, 0x40]);
-/// # Ok::<(), rowkey::Error>(())
-/// ```
-pub trait Sink {
-    /// Appends bytes.
-    fn write(&mut self, bytes: &[u8]);
-
-    /// Appends one byte.
-    fn write_byte(&mut self, byte: u8) {
-        self.write(&[byte]);
-    }
-
-    /// Whether what is written next ends the key: a format that frames its last field apart
-    /// (HBase writes a last byte string as it is, with no length) asks the sink. Only a key
-    /// writer knows; any other sink says no.
-    fn ends_key(&self) -> bool {
-        false
-    }
-
-    /// Appends `head`, `bytes` and `tail`: a field between a header byte and a terminator.
-    /// A key's sink does it with one capacity check rather than three.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
-        self.write_byte(head);
-        self.write(bytes);
-        self.write_byte(tail);
-    }
-}
-
-impl Sink for Vec<u8> {
-    fn write(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-
-    fn write_byte(&mut self, byte: u8) {
-        self.push(byte);
-    }
-}
-
-impl Sink for Key {
-    fn write(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-
-    fn write_byte(&mut self, byte: u8) {
-        self.push(byte);
-    }
-
-    #[inline(always)]
-    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
-        self.extend_framed(head, bytes, tail);
-    }
-}
-
-impl<const N: usize> Sink for SmallVec<[u8; N]> {
-    fn write(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-
-    fn write_byte(&mut self, byte: u8) {
-        self.push(byte);
-    }
-}
-
-// A reference to (or a box of) a field type is that field type, in every format.
-impl<T: FieldType + ?Sized> FieldType for &T {
-    const ENCODING: Encoding = T::ENCODING;
-    const DESCENDING: bool = T::DESCENDING;
-    const BYTE_STRING: bool = T::BYTE_STRING;
-}
-
-impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
-    const ALPHABET: Option<Alphabet> = T::ALPHABET;
-    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
-
-    #[inline(always)]
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).write(out)
-    }
-}
-
-impl<T: FieldType + ?Sized> FieldType for Box<T> {
-    const ENCODING: Encoding = T::ENCODING;
-    const DESCENDING: bool = T::DESCENDING;
-    const BYTE_STRING: bool = T::BYTE_STRING;
-}
-
-impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for Box<T> {
-    const ALPHABET: Option<Alphabet> = T::ALPHABET;
-    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
-
-    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
-        (**self).write(out)
-    }
-}
-
-impl<'de, F: ValueFormat, T: ReadField<'de, F>> ReadField<'de, F> for Box<T> {
-    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
-        T::read(input).map(Box::new)
-    }
-}
-
-/// The unescaped bytes of one field: borrowed from the key when the field needed no
-/// unescaping, otherwise an owned copy (inline when short).
-///
-/// ```
-/// use rowkey::field::FieldBytes;
-///
-/// let bytes = FieldBytes::borrowed(b"abc");
-/// assert_eq!(bytes.as_slice(), b"abc");
-/// assert_eq!(bytes.as_borrowed(), Some(&b"abc"[..]));
-/// assert_eq!(FieldBytes::owned(b"abc".to_vec()).as_borrowed(), None);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldBytes<'de>(Repr<'de>);
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Repr<'de> {
-    Borrowed(&'de [u8]),
-    /// Unescaped bytes of a short field: most are integers and ids well under 32 bytes.
-    Inline {
-        len: u8,
-        bytes: [u8; INLINE_FIELD],
-    },
-    Heap(Vec<u8>),
-}
-
-/// The longest unescaped field held without a heap allocation.
-pub(crate) const INLINE_FIELD: usize = 32;
-
-impl<'de> FieldBytes<'de> {
-    /// Bytes that borrow from the key.
-    #[must_use]
-    pub fn borrowed(bytes: &'de [u8]) -> Self {
-        FieldBytes(Repr::Borrowed(bytes))
-    }
-
-    /// Bytes that had to be copied (unescaped or negated).
-    #[must_use]
-    pub fn owned(bytes: Vec<u8>) -> Self {
-        FieldBytes(Repr::Heap(bytes))
-    }
-
-    /// The first `len` bytes of `bytes`, copied out of a key (`len <= INLINE_FIELD`).
-    #[inline]
-    pub(crate) fn inline(bytes: [u8; INLINE_FIELD], len: usize) -> Self {
-        debug_assert!(len <= INLINE_FIELD);
-        // Callers fill at most INLINE_FIELD bytes, which fits a u8.
-        FieldBytes(Repr::Inline { len: len.min(INLINE_FIELD) as u8, bytes })
-    }
-
-    /// A copy of `bytes`, inline when short.
-    #[cfg(feature = "serde")]
-    pub(crate) fn copied(bytes: &[u8]) -> Self {
-        if bytes.len() <= INLINE_FIELD {
-            let mut inline = [0; INLINE_FIELD];
-            inline[..bytes.len()].copy_from_slice(bytes);
-            FieldBytes::inline(inline, bytes.len())
-        } else {
-            FieldBytes(Repr::Heap(bytes.to_vec()))
-        }
-    }
-
-    /// The bytes.
-    #[must_use]
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[u8] {
-        match &self.0 {
-            Repr::Borrowed(bytes) => bytes,
-            Repr::Inline { len, bytes } => &bytes[..usize::from(*len)],
-            Repr::Heap(bytes) => bytes,
-        }
-    }
-
-    /// The bytes with the key's lifetime, when they borrow from it.
-    #[must_use]
-    #[inline(always)]
-    pub fn as_borrowed(&self) -> Option<&'de [u8]> {
-        match self.0 {
-            Repr::Borrowed(bytes) => Some(bytes),
-            Repr::Inline { .. } | Repr::Heap(_) => None,
-        }
-    }
-
-    /// The bytes as a vector (reusing an owned buffer when it is on the heap).
-    #[must_use]
-    pub fn into_vec(self) -> Vec<u8> {
-        match self.0 {
-            Repr::Borrowed(bytes) => bytes.to_vec(),
-            Repr::Inline { len, bytes } => bytes[..usize::from(len)].to_vec(),
-            Repr::Heap(bytes) => bytes,
-        }
-    }
-
-    /// The number of bytes.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.as_slice().len()
-    }
-
-    /// Whether the field is empty.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.as_slice().is_empty()
-    }
-}

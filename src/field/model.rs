@@ -19,7 +19,7 @@
 //! [`ByteStrings`]: crate::field::ByteStrings
 
 use crate::error::Result;
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{Encoding, Sink};
 
 /// A key format, seen from the field model: what a field reader gets to read one value.
@@ -165,4 +165,42 @@ pub trait ReadField<'de, F: ValueFormat>: FieldType + Sized {
     /// [`Error::InvalidField`](crate::Error::InvalidField) when the field is not a value of
     /// this type, [`Error::OutOfRange`](crate::Error::OutOfRange) when the value does not fit.
     fn read(input: F::Input<'_, 'de>) -> Result<Self>;
+}
+
+// A reference to (or a box of) a field type is that field type, in every format.
+impl<T: FieldType + ?Sized> FieldType for &T {
+    const ENCODING: Encoding = T::ENCODING;
+    const DESCENDING: bool = T::DESCENDING;
+    const BYTE_STRING: bool = T::BYTE_STRING;
+}
+
+impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for &T {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
+
+    #[inline(always)]
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        (**self).write(out)
+    }
+}
+
+impl<T: FieldType + ?Sized> FieldType for Box<T> {
+    const ENCODING: Encoding = T::ENCODING;
+    const DESCENDING: bool = T::DESCENDING;
+    const BYTE_STRING: bool = T::BYTE_STRING;
+}
+
+impl<F: ValueFormat, T: WriteField<F> + ?Sized> WriteField<F> for Box<T> {
+    const ALPHABET: Option<Alphabet> = T::ALPHABET;
+    const KEY_ENCODING: Encoding = T::KEY_ENCODING;
+
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        (**self).write(out)
+    }
+}
+
+impl<'de, F: ValueFormat, T: ReadField<'de, F>> ReadField<'de, F> for Box<T> {
+    fn read(input: F::Input<'_, 'de>) -> Result<Self> {
+        T::read(input).map(Box::new)
+    }
 }

@@ -15,7 +15,7 @@
 use std::num::NonZero;
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{FieldType, Ints, ReadField, Sink, WriteField};
 
 fn zero(ty: &'static str) -> Error {

@@ -8,8 +8,8 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
+use crate::field::alphabet::Alphabet;
 use crate::field::decimal::{Integer, narrow};
-use crate::field::text::Alphabet;
 use crate::field::{FieldType, Ints, ReadField, Sink, WriteField};
 
 /// A non-negative integer stored as `T::MAX - v`: Bigtable's `Long.MAX_VALUE - timestamp`

@@ -20,7 +20,8 @@ use ::time::{Date, OffsetDateTime, PrimitiveDateTime, UtcDateTime};
 
 use crate::error::{Error, Result};
 use crate::field::calendar::SECS_PER_DAY;
-use crate::field::instant::{CalendarDate, Timestamp, date_field, timestamp_field};
+use crate::field::instant::{CalendarDate, Timestamp};
+use crate::field::instant_fields::{date_field, timestamp_field};
 
 /// The Julian day number of 1970-01-01.
 const EPOCH_JULIAN_DAY: i64 = 2_440_588;

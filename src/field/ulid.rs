@@ -22,7 +22,7 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 
 /// The bytes of a ULID's text: Crockford's base32 digits, uppercase.
 pub(crate) const TEXT_ALPHABET: Alphabet = Alphabet { lowest: b'0', name: "Crockford base32 digits 0-9 A-Z" };
@@ -77,8 +77,8 @@ mod with_crate {
     use ::ulid::Ulid;
     use std::ops::Range;
 
+    use crate::field::alphabet::Alphabet;
     use crate::field::instant::Timestamp;
-    use crate::field::text::Alphabet;
     use crate::field::{Encoding, FieldType, ReadField, Sink, Uuids, WriteField};
 
     impl FieldType for Ulid {

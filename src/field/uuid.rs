@@ -27,7 +27,7 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 
 /// The bytes of a UUID's text: lowercase hex digits and `-`.
 pub(crate) const TEXT_ALPHABET: Alphabet = Alphabet { lowest: b'-', name: "lowercase hex digits and '-'" };
@@ -95,7 +95,7 @@ mod with_crate {
 
     use ::uuid::Uuid;
 
-    use crate::field::text::Alphabet;
+    use crate::field::alphabet::Alphabet;
     use crate::field::{Encoding, FieldType, ReadField, Sink, Uuids, WriteField};
 
     impl FieldType for Uuid {

@@ -22,7 +22,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Location, Result};
-use crate::field::text::{Alphabet, DecodeText, EncodeText};
+use crate::field::alphabet::Alphabet;
+use crate::field::text::{DecodeText, EncodeText};
 use crate::field::{ReadField, WriteField};
 use crate::format::key_format::{FormatKey, KeyFormat, KeyReader, KeyWriter, decode_key, encode_key};
 use crate::format::prefix::check_prefix;

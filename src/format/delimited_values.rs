@@ -10,13 +10,13 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::field::alphabet::Alphabet;
 use crate::field::decimal::{Integer, decode_decimal, encode_decimal, narrow};
 use crate::field::hex::{read_hex, write_hex};
 use crate::field::instant::{self, CalendarDate, Timestamp};
 use crate::field::ip::{
     IP_ALPHABET, V4_ALPHABET, V6_ALPHABET, parse_ip_text, parse_v4, parse_v6, write_ip_text, write_v4, write_v6,
 };
-use crate::field::text::Alphabet;
 use crate::field::wide::{read_i128_text, read_u128_text, write_i128_text, write_u128_text};
 use crate::field::{
     Addrs, Bools, ByteStrings, Decimals, Durations, HexText, Instants, Ints, Options, ReadField, ReversedInts, Sink,
@@ -172,7 +172,7 @@ impl ByteStrings for DelimitedText {
     }
 
     fn read_array<const N: usize>(text: &[u8], ty: &'static str) -> Result<[u8; N]> {
-        crate::field::bytes::array_from(text, ty)
+        crate::field::field_bytes::array_from(text, ty)
     }
 }
 

@@ -8,7 +8,8 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::field::bytes::{array_from, char_from, str_from, string_from};
+use crate::field::bytes::{char_from, str_from, string_from};
+use crate::field::field_bytes::array_from;
 use crate::field::float::{f64_to_ordered, narrow, ordered_to_f64, widen};
 use crate::field::int::{decode_i64, decode_u64, encode_i64, encode_u64};
 use crate::field::wide::sixteen;

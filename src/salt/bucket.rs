@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
+use crate::field::alphabet::Alphabet;
 use crate::field::decimal::decode_decimal;
-use crate::field::text::Alphabet;
 use crate::field::{FieldBytes, ReadField, ValueFormat, WriteField};
 use crate::format::OrderedScalar;
 use crate::format::delimited::{DelimitedKey, DelimitedReader, DelimitedWriter};

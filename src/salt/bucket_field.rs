@@ -2,8 +2,8 @@
 //! a numeric salt's bucket in the format's own form, an MD5 salt's as its hex digits.
 
 use crate::error::Result;
+use crate::field::alphabet::Alphabet;
 use crate::field::decimal::encode_decimal;
-use crate::field::text::Alphabet;
 use crate::field::{FieldType, Sink, ValueFormat, WriteField};
 use crate::format::OrderedScalar;
 use crate::format::{DelimitedText, Ordered};

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
-use crate::field::text::Alphabet;
+use crate::field::alphabet::Alphabet;
 use crate::field::{FieldType, Ints, ReadField, Sink, Strings, WriteField};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain, reverse_url, unreverse_domain, unreverse_url};
 

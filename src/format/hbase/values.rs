@@ -332,11 +332,11 @@ impl ByteStrings for HBase {
         if input.is_last() && input.flip == 0 {
             input.header(BLOB_COPY, ty, "the last field's bytes, HBase's OrderedBlob")?;
             let rest = &input.bytes[input.pos..];
-            let array = rest.try_into().map_or_else(|_| crate::field::bytes::array_from(rest, ty), Ok)?;
+            let array = rest.try_into().map_or_else(|_| crate::field::field_bytes::array_from(rest, ty), Ok)?;
             input.pos = input.bytes.len();
             return Ok(array);
         }
-        crate::field::bytes::array_from(&Self::read_bytes(input, ty)?, ty)
+        crate::field::field_bytes::array_from(&Self::read_bytes(input, ty)?, ty)
     }
 }
 
