@@ -21,7 +21,7 @@ use crate::scan::DelimitedScan;
 use crate::schema::decode;
 use crate::schema::given::{Given, Part, walk};
 use crate::schema::inspection::InspectedField;
-use crate::schema::key_ops::KeyOps;
+use crate::schema::key_ops::{KeyOps, lead_scan};
 use crate::schema::next::Next;
 use crate::schema::reading::{FoundBucket, Reading, bucket_value};
 use crate::schema::redact::{about_field, named};
@@ -96,14 +96,7 @@ impl KeyOps for DelimitedOps {
         fixed: Fixed<'_, '_>,
         next: &Option<(&FieldSchema, Next<'_>)>,
     ) -> Result<KeyRanges> {
-        let fields = if steps < schema.fields.len() { usize::MAX } else { schema.field_count() };
-        let mut scan = DelimitedScan::new(&self.format, fields);
-        if let Some(prefix) = schema.prefix {
-            scan.fix(prefix)?;
-        }
-        if let Some((salt, bucket)) = bucket {
-            scan.fix(&salt.bucket_field(bucket))?;
-        }
+        let mut scan = lead_scan(|fields| DelimitedScan::new(&self.format, fields), schema, steps, bucket)?;
         for (field, value) in fixed {
             let text = text_bytes(field, value.as_ref().unwrap_or(&Value::Null)).map_err(|e| named(field, e))?;
             scan.fix(text.as_slice()).map_err(|e| about_field(field, e))?;

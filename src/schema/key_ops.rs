@@ -6,7 +6,8 @@
 use crate::error::Result;
 use crate::key::Key;
 use crate::range::KeyRanges;
-use crate::salt::Salt;
+use crate::salt::{Buckets, Salt};
+use crate::scan::KeyScan;
 use crate::schema::given::Given;
 use crate::schema::next::Next;
 use crate::schema::reading::Reading;
@@ -39,4 +40,24 @@ pub(super) trait KeyOps: Sync {
     fn first_field_value(&self, _: &Schema, _: &FieldSchema, _: &[u8]) -> Option<Value> {
         None
     }
+}
+
+/// A Bigtable format's scan builder for a schema query of `steps` fields, with the key's prefix
+/// and bucket fixed, as the key writes them first. A query that stops before the last field
+/// takes a builder of no field limit (`new(usize::MAX)`).
+pub(super) fn lead_scan<V: Buckets, S: KeyScan<V>>(
+    new: impl FnOnce(usize) -> S,
+    schema: &Schema,
+    steps: usize,
+    bucket: Option<(&Salt, u32)>,
+) -> Result<S> {
+    let fields = if steps < schema.fields.len() { usize::MAX } else { schema.field_count() };
+    let mut scan = new(fields);
+    if let Some(prefix) = schema.prefix {
+        scan.prefix(prefix)?;
+    }
+    if let Some((salt, bucket)) = bucket {
+        scan.fix(&salt.bucket_field(bucket))?;
+    }
+    Ok(scan)
 }

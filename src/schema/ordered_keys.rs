@@ -16,7 +16,7 @@ use crate::scan::OrderedScan;
 use crate::schema::decode::{self, Encoded, natural_bytes};
 use crate::schema::given::{Given, Part, walk};
 use crate::schema::inspection::InspectedField;
-use crate::schema::key_ops::KeyOps;
+use crate::schema::key_ops::{KeyOps, lead_scan};
 use crate::schema::next::Next;
 use crate::schema::reading::{FoundBucket, Reading, bucket_value};
 use crate::schema::redact::about_field;
@@ -72,14 +72,7 @@ impl KeyOps for OrderedOps {
         fixed: Fixed<'_, '_>,
         next: &Option<(&FieldSchema, Next<'_>)>,
     ) -> Result<KeyRanges> {
-        let fields = if steps < schema.fields.len() { usize::MAX } else { schema.field_count() };
-        let mut scan = OrderedScan::new(fields);
-        if let Some(prefix) = schema.prefix {
-            scan.fix(prefix)?;
-        }
-        if let Some((salt, bucket)) = bucket {
-            scan.fix(&salt.bucket_field(bucket))?;
-        }
+        let mut scan = lead_scan(OrderedScan::new, schema, steps, bucket)?;
         for (field, value) in fixed {
             let fix = |scan: &mut OrderedScan| -> Result<()> {
                 let bytes = ordered_bytes(field, value.as_ref().unwrap_or(&Value::Null))?;
