@@ -1,5 +1,6 @@
 //! rowkey beside storekey, memcomparable, ordcode and foundationdb-tuple, and a hand-written
-//! baseline, on the same 10,000 device keys and 10,000 wide keys, in one criterion run.
+//! baseline, on the same 10,000 device keys and 10,000 wide keys, in one criterion run; and
+//! FoundationDB's tuple layer alone on a wider shape of its own (`src/nested.rs`).
 //!
 //! ```sh
 //! cargo bench --manifest-path benches/peers/Cargo.toml                  # everything, a few minutes
@@ -15,7 +16,7 @@
 use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, Throughput};
-use rowkey_peers::{Device, Encoded, Subject, Wide, event, operations, targets};
+use rowkey_peers::{Device, Encoded, Subject, Wide, event, nested, operations, targets};
 
 fn bench_key<T: Subject>(c: &mut Criterion) {
     let inputs = T::inputs();
@@ -23,6 +24,16 @@ fn bench_key<T: Subject>(c: &mut Criterion) {
     let mut group = c.benchmark_group(T::GROUP);
     group.throughput(Throughput::Elements(inputs.len() as u64));
     for (id, mut pass) in operations(&inputs, &keys) {
+        group.bench_function(id, |b| b.iter(&mut pass));
+    }
+    group.finish();
+}
+
+fn bench_nested(c: &mut Criterion) {
+    let inputs = nested::Inputs::new();
+    let mut group = c.benchmark_group(nested::GROUP);
+    group.throughput(Throughput::Elements(inputs.keys.len() as u64));
+    for (id, mut pass) in nested::operations(&inputs) {
         group.bench_function(id, |b| b.iter(&mut pass));
     }
     group.finish();
@@ -198,6 +209,7 @@ fn main() {
     bench_key::<Device>(&mut c);
     bench_key::<Wide>(&mut c);
     bench_events(&mut c);
+    bench_nested(&mut c);
     c.final_summary();
 
     let mut printed = false;
@@ -205,6 +217,8 @@ fn main() {
         printed |= print_key(group, &sizes, started);
     }
     printed |= print_events(started);
+    let nested_size = [("FoundationDB tuple", nested::Inputs::new().mean_size())];
+    printed |= print_key(nested::GROUP, &nested_size, started);
     if printed {
         let cpu = std::fs::read_to_string("/proc/cpuinfo")
             .ok()

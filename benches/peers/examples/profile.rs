@@ -12,7 +12,7 @@
 //! every operation's id, a group a line; `--targets FILE` reads `group/id count` lines and
 //! prints the speed targets in instructions (what `instructions.sh` does).
 
-use rowkey_peers::{Device, Encoded, INPUTS, Subject, Wide, event, operations, targets};
+use rowkey_peers::{Device, Encoded, INPUTS, Subject, Wide, event, nested, operations, targets};
 
 /// Runs `pass` `repeat` times; the only function callgrind collects in.
 #[inline(never)]
@@ -43,6 +43,16 @@ fn run_event(id: &str, repeat: usize) -> bool {
     true
 }
 
+/// Runs operation `id` of the nested key; false when there is no such operation.
+fn run_nested(id: &str, repeat: usize) -> bool {
+    let inputs = nested::Inputs::new();
+    let Some((_, mut pass)) = nested::operations(&inputs).into_iter().find(|(name, _)| *name == id) else {
+        return false;
+    };
+    measure(repeat, &mut pass);
+    true
+}
+
 /// Every operation id, by group, for `--list`.
 fn list() {
     let (inputs, keys) = (Vec::<Device>::new(), Encoded::new::<Device>(&[]));
@@ -52,6 +62,9 @@ fn list() {
     let events = event::Inputs::new();
     let ids: Vec<_> = event::operations(&events).into_iter().map(|(id, _)| id).collect();
     println!("{} {}", event::GROUP, ids.join(" "));
+    let readings = nested::Inputs { readings: Vec::new(), keys: Vec::new() };
+    let ids: Vec<_> = nested::operations(&readings).into_iter().map(|(id, _)| id).collect();
+    println!("{} {}", nested::GROUP, ids.join(" "));
 }
 
 /// Reads `group/id count` lines (instructions per key) and prints each group's targets.
@@ -65,7 +78,7 @@ fn print_targets(path: &str) {
             Some((group, id, count.trim().parse().ok()?))
         })
         .collect();
-    for group in [Device::GROUP, Wide::GROUP, event::GROUP] {
+    for group in [Device::GROUP, Wide::GROUP, event::GROUP, nested::GROUP] {
         let value = |id: &str| counts.iter().find(|(g, i, _)| *g == group && *i == id).map(|&(_, _, c)| c);
         let found = targets::check(group, &value);
         if !found.is_empty() {
@@ -91,12 +104,13 @@ fn main() {
         Some((group, id)) if group == Device::GROUP => run::<Device>(id, repeat),
         Some((group, id)) if group == Wide::GROUP => run::<Wide>(id, repeat),
         Some((group, id)) if group == event::GROUP => run_event(id, repeat),
+        Some((group, id)) if group == nested::GROUP => run_nested(id, repeat),
         _ => false,
     };
     if found {
         eprintln!("{op}: {repeat} × {INPUTS} keys");
     } else {
-        eprintln!("usage: profile {{device|wide|event}}/<operation> [repeat] | --list | --targets FILE");
+        eprintln!("usage: profile {{device|wide|event|nested}}/<operation> [repeat] | --list | --targets FILE");
         std::process::exit(2);
     }
 }

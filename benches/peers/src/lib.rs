@@ -11,6 +11,7 @@
 pub mod descending;
 pub mod event;
 pub mod hand_written;
+pub mod nested;
 pub mod targets;
 
 use std::borrow::Cow;
