@@ -220,7 +220,9 @@ fn a_reversed_field_refuses_a_negative_value_by_name() {
         "fields": [{"name": "ts", "type": "i64", "encoding": "decimal", "width": 19, "signed": true}]}"##,
     )
     .unwrap();
-    let expected = "`ts` is reversed (stored as MAX - v), which takes 0 to 18446744073709551615, not -5";
+    // The words of the typed path (`Reversed<u64>`), at the field.
+    let expected = "in field 0 (`ts`) at byte 0: cannot encode this u64: -5 is negative; reversing it as MAX - v would \
+                    overflow, so only values >= 0 can be reversed";
     let err = new.encode(&[("ts", "-5")]).unwrap_err().to_string();
     assert!(err.contains(expected), "{err}");
     let err = new.encode_values(&[rowkey::schema::Value::Int(-5)]).unwrap_err().to_string();

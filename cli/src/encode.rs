@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
+use rowkey::schema::{InspectedField, Schema, Value};
 
 use crate::{Failure, input, reveal};
 
@@ -33,19 +34,38 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<u8, Failure> {
     let schema = input::schema(&args.schema)?;
-    let sensitive = reveal::sensitive_fields(schema);
-    if !args.reveal && !sensitive.is_empty() {
-        return Err(reveal::withheld("the key", &sensitive));
-    }
     let pairs = args
         .values
         .iter()
-        .map(|pair| {
+        .enumerate()
+        .map(|(index, pair)| {
+            // The argument may be a sensitive field's value with its `name=` forgotten: it is
+            // named by its position, not echoed.
             pair.split_once('=')
-                .ok_or_else(|| Failure::input(format!("{pair:?} is not a field value: write it as name=value")))
+                .ok_or_else(|| Failure::input(format!("value {} has no `=`: write it as name=value", index + 1)))
         })
         .collect::<Result<Vec<(&str, &str)>, Failure>>()?;
+    // A value that does not fit is reported as itself first (`encode` keeps sensitive values
+    // out of its errors), whether or not the key could be printed.
     let key = schema.encode(&pairs)?;
+    if !args.reveal {
+        let shown = shown_sensitive_fields(schema, &key)?;
+        if !shown.is_empty() {
+            return Err(reveal::withheld("the key", &shown));
+        }
+    }
     println!("{}", args.to.format(&key));
     Ok(0)
+}
+
+/// The sensitive fields whose value the key holds. An absent one (the `None` of an optional
+/// field) writes no value, so a key whose sensitive fields are all absent is printed as is.
+fn shown_sensitive_fields(schema: &Schema, key: &[u8]) -> Result<Vec<&'static str>, Failure> {
+    let inspection = schema.inspect(key)?;
+    Ok(inspection
+        .fields()
+        .iter()
+        .filter(|field| field.is_sensitive() && *field.value() != Value::Null)
+        .map(InspectedField::name)
+        .collect())
 }

@@ -208,7 +208,11 @@ fn rekey(mapping: &Mapping) -> Result<Rekey, Failure> {
     }
     for pair in &mapping.default {
         let (field, value) =
-            pair.split_once('=').ok_or_else(|| Failure::input(format!("--default {pair}: write it as FIELD=VALUE")))?;
+            // A default is often a sensitive field's value: the message says what is wrong
+            // without echoing it.
+            pair.split_once('=').ok_or_else(|| {
+                Failure::input("--default takes FIELD=VALUE, and this one has no `=`; write it as FIELD=VALUE")
+            })?;
         builder = builder.default(field, value);
     }
     if mapping.merge_rows {

@@ -5,7 +5,8 @@
 //! is a key or a range holding the value (`encode`, `scan` with the field given, `splits
 //! --sample`, `migrate plan --source`'s split points and a sensitive field's `--default`)
 //! prints nothing of it and says why. The terminal, the shell's history of outputs and a
-//! CI log are all places the value would otherwise land.
+//! CI log are all places the value would otherwise land. A key whose sensitive fields are all
+//! absent (an `Option`'s `None`) holds none of their values, and `encode` prints it.
 
 use rowkey::schema::{KeyField, Schema};
 

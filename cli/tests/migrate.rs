@@ -241,6 +241,26 @@ fn plan_redacts_a_sensitive_default() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A `--default` written without `=` is refused with the form it takes, and without the text
+/// given: a default is often a sensitive field's value.
+#[test]
+fn a_mistyped_default_is_refused_without_its_value() {
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-migrate-bad-default-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (from, to) = (dir.join("by_email.json"), dir.join("login_text.json"));
+    std::fs::write(&from, LoginByEmail::SCHEMA.to_json()).unwrap();
+    std::fs::write(&to, LoginText::SCHEMA.to_json()).unwrap();
+    let mut command = Command::cargo_bin("rowkey").unwrap();
+    command.args(["migrate", "plan", "--from", from.to_str().unwrap(), "--to", to.to_str().unwrap()]);
+    command.args(["--default", MARKER]);
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--default takes FIELD=VALUE"), "{stderr}");
+    assert!(!stderr.contains(MARKER) && !String::from_utf8_lossy(&output.stdout).contains(MARKER), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `plan --source` on a small table of keys with a sensitive field: its rows counted, or
 /// estimated from the sample past --count-limit; the split points from its sample, which hold
 /// the field's values, only with --reveal.

@@ -98,6 +98,45 @@ fn reveal_prints_the_value() {
     assert_eq!(encoded.trim_end(), good);
 }
 
+/// A value that does not fit is reported as itself, with or without --reveal, never as the
+/// refusal to print the key; a key whose sensitive fields are all absent holds no sensitive
+/// value and is printed; a field value without `=` is named by its position, not echoed.
+#[test]
+fn encode_reports_value_errors_and_prints_keys_without_sensitive_values() {
+    use common::pii::Tide;
+
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-sensitive-tide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("tide.json");
+    std::fs::write(&schema, Tide::SCHEMA.to_json()).unwrap();
+    let schema = schema.to_str().unwrap();
+    let typed = Tide { station: "a#b".into(), channel: 1_000_449, note: None }.to_key().unwrap_err().to_string();
+    for reveal in [&[][..], &["--reveal"][..]] {
+        let args = [&["encode", "--schema", schema], reveal, &["station=a#b", "channel=1000449", "note=null"]].concat();
+        let output = Command::cargo_bin("rowkey").unwrap().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "rowkey {}: {stderr}", args.join(" "));
+        assert_eq!(stderr.trim_end(), format!("rowkey: {typed}"), "rowkey {}", args.join(" "));
+    }
+    // No sensitive value in the key: printed without --reveal.
+    let expected = Tide { station: "ab".into(), channel: 449, note: None }.to_key().unwrap();
+    let output = Command::cargo_bin("rowkey")
+        .unwrap()
+        .args(["encode", "--schema", schema, "station=ab", "channel=449", "note=null"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim_end(), String::from_utf8(expected.into_vec()).unwrap());
+    // A sensitive value in it: withheld.
+    let note = format!("note={MARKER}");
+    let refused = run(&["encode", "--schema", schema, "station=ab", "channel=449", &note]);
+    assert!(refused.contains("`note`") && refused.contains("--reveal") && !refused.contains(MARKER), "{refused}");
+    // `name=` forgotten before a sensitive value.
+    let unnamed = run(&["encode", "--schema", schema, "station=ab", "channel=449", MARKER]);
+    assert!(unnamed.contains("value 3 has no `=`") && !unnamed.contains(MARKER), "{unnamed}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What reached an output through paths the marker tests above did not take: a malformed key
 /// echoed whole by the key-text parser, a sensitive reversed time printed as an instant, and
 /// numbers that parse but do not fit their field.

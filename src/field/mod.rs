@@ -118,7 +118,7 @@ mod nested;
 mod nonzero;
 pub(crate) mod numeric;
 pub(crate) mod option;
-mod reversed;
+pub(crate) mod reversed;
 mod sink;
 mod system_time;
 pub mod text;
@@ -151,7 +151,7 @@ pub use model::{FieldType, ReadField, ValueFormat, WriteField};
 pub use nested::Nested;
 pub use numeric::{Numeric, Numerics};
 pub use reversed::{Reversed, ReversedInts};
-pub use sink::Sink;
+pub use sink::{Directed, Sink};
 pub use text::{DecodeText, EncodeText};
 #[cfg(feature = "ulid")]
 pub use ulid::ulid_range;

@@ -93,4 +93,8 @@ impl<S: Sink> Sink for FirstByte<'_, S> {
     fn ends_key(&self) -> bool {
         self.out.ends_key()
     }
+
+    fn descending(&self) -> bool {
+        self.out.descending()
+    }
 }

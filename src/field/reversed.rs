@@ -55,12 +55,7 @@ impl<T: Integer> Reversed<T> {
     fn reversed(self) -> Result<i128> {
         let value = self.0.to_i128();
         if value < 0 {
-            return Err(Error::unencodable(
-                T::NAME,
-                format!(
-                    "{value} is negative; reversing it as MAX - v would overflow, so only values >= 0 can be reversed"
-                ),
-            ));
+            return Err(negative_reversal(T::NAME, value));
         }
         Ok(T::MAX - value)
     }
@@ -71,6 +66,15 @@ impl<T: Integer> Reversed<T> {
         }
         narrow(T::MAX - stored).map(Reversed)
     }
+}
+
+/// The error for reversing a negative value of type `ty`; a key's schema says the same of
+/// the same value, so that the typed and schema paths give one answer.
+pub(crate) fn negative_reversal(ty: &'static str, value: i128) -> Error {
+    Error::unencodable(
+        ty,
+        format!("{value} is negative; reversing it as MAX - v would overflow, so only values >= 0 can be reversed"),
+    )
 }
 
 impl<T: Integer> FieldType for Reversed<T> {}

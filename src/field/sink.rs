@@ -31,6 +31,27 @@ pub trait Sink {
         false
     }
 
+    /// Whether the field being written sorts in descending order ([`Desc`](crate::Desc)),
+    /// for a format whose descending bytes are not its ascending bytes inverted (CockroachDB
+    /// writes a descending unsigned 0 as `88`, its ascending 0 as `88` too, and 1 as `87 fe`
+    /// against `89`). Its key writer passes each field a [`Directed`] sink; the built-in
+    /// formats invert a descending field's bytes after writing them and need not ask. Any
+    /// other sink says no.
+    ///
+    /// ```
+    /// use rowkey::field::{Directed, Sink};
+    ///
+    /// let mut out = Vec::new();
+    /// assert!(!out.descending());
+    /// let mut field = Directed::new(&mut out, true);
+    /// assert!(field.descending());
+    /// field.write(&[0x88]);
+    /// assert_eq!(out, [0x88]);
+    /// ```
+    fn descending(&self) -> bool {
+        false
+    }
+
     /// Appends `head`, `bytes` and `tail`: a field between a header byte and a terminator.
     /// A key's sink does it with one capacity check rather than three.
     #[doc(hidden)]
@@ -39,6 +60,62 @@ pub trait Sink {
         self.write_byte(head);
         self.write(bytes);
         self.write_byte(tail);
+    }
+}
+
+/// A sink that knows which way its field sorts: what a format's key writer hands a field's
+/// encoder when the format writes a descending field otherwise than as the complement of its
+/// ascending bytes. The encoder asks [`Sink::descending`]; the field type's
+/// [`FieldType::DESCENDING`](crate::field::FieldType::DESCENDING), which
+/// [`Desc`](crate::Desc) sets, says what to pass.
+///
+/// The same holds for reading: a format's reader is the input of its fields' decoders, so its
+/// [`KeyReader::field`](crate::format::KeyReader::field) keeps `T::DESCENDING` where they
+/// look (`tests/custom_format_desc.rs` in the repository does both).
+///
+/// ```
+/// use rowkey::Desc;
+/// use rowkey::field::{Directed, FieldType, Sink};
+///
+/// fn write_field<T: FieldType>(out: &mut Vec<u8>, value: u8) {
+///     let mut sink = Directed::new(out, T::DESCENDING);
+///     // The format's own rule for a descending byte, not `!value`.
+///     if sink.descending() { sink.write(&[0x80, value]) } else { sink.write(&[value]) }
+/// }
+/// let mut out = Vec::new();
+/// write_field::<Desc<u8>>(&mut out, 7);
+/// write_field::<u8>(&mut out, 7);
+/// assert_eq!(out, [0x80, 7, 7]);
+/// ```
+pub struct Directed<'a, S: Sink + ?Sized> {
+    out: &'a mut S,
+    descending: bool,
+}
+
+impl<'a, S: Sink + ?Sized> Directed<'a, S> {
+    /// A sink writing to `out` for a field that sorts descending when `descending` is true.
+    pub fn new(out: &'a mut S, descending: bool) -> Self {
+        Directed { out, descending }
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Directed<'_, S> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        self.out.write(bytes);
+    }
+
+    #[inline]
+    fn write_byte(&mut self, byte: u8) {
+        self.out.write_byte(byte);
+    }
+
+    fn ends_key(&self) -> bool {
+        self.out.ends_key()
+    }
+
+    fn descending(&self) -> bool {
+        self.descending
     }
 }
 

@@ -411,4 +411,8 @@ impl<S: Sink> Sink for Counting<'_, S> {
     fn ends_key(&self) -> bool {
         self.inner.ends_key()
     }
+
+    fn descending(&self) -> bool {
+        self.inner.descending()
+    }
 }

@@ -6,12 +6,12 @@ use std::net::IpAddr;
 use std::ops::Bound;
 
 use crate::error::{Error, Location, Result};
-use crate::field::EncodeText;
 use crate::field::calendar::{write_date, write_instant};
 use crate::field::decimal::encode_decimal;
 use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed_text};
+use crate::field::{EncodeText, FieldType, Sink, WriteField};
 use crate::format::prefix::check_prefix;
-use crate::format::{Delimited, DelimitedReader, DelimitedWriter};
+use crate::format::{Delimited, DelimitedReader, DelimitedText, DelimitedWriter};
 use crate::key::Key;
 use crate::key_text::KeyForm;
 use crate::range::KeyRanges;
@@ -78,12 +78,15 @@ impl KeyOps for DelimitedOps {
     }
 
     fn write_key(&self, schema: &Schema, given: &Given<'_>, out: &mut Key) -> Result<()> {
-        let mut fields = Vec::new();
-        text_fields(schema, given, &mut fields)?;
         let mut w = DelimitedWriter::new(&self.format, out);
-        for (name, text) in &fields {
-            w.named_field(name, text.as_slice())?;
-        }
+        walk(schema, given, true, &mut |part| {
+            match part {
+                Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix.as_bytes())?,
+                Part::Bucket(salt, bucket) => w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?,
+                Part::Field(field, value) => w.named_field(field.name, &FieldText { field, value })?,
+            };
+            Ok(())
+        })?;
         w.finish();
         Ok(())
     }
@@ -148,19 +151,21 @@ fn read_delimited(format: &Delimited, fields: &[KeyField], key: &[u8], reading: 
     r.finish()
 }
 
-fn text_fields(schema: &Schema, given: &Given<'_>, out: &mut Vec<(&'static str, Vec<u8>)>) -> Result<()> {
-    walk(schema, given, true, &mut |part| {
-        match part {
-            Part::Prefix(prefix) => out.push((Schema::PREFIX_FIELD, prefix.as_bytes().to_vec())),
-            Part::Bucket(salt, bucket) => {
-                let mut text = Vec::new();
-                salt.bucket_field(bucket).encode_text(&mut text)?;
-                out.push((Schema::BUCKET_FIELD, text));
-            }
-            Part::Field(field, value) => out.push((field.name, text_bytes(field, value)?)),
-        }
+/// A field's value, made into its text when the key's writer writes it: a fault of the value
+/// is then found in key order and located at its field and byte, as the derived type's
+/// writer finds and locates it.
+struct FieldText<'a> {
+    field: &'a FieldSchema,
+    value: &'a Value,
+}
+
+impl FieldType for FieldText<'_> {}
+
+impl WriteField<DelimitedText> for FieldText<'_> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(&text_bytes(self.field, self.value)?);
         Ok(())
-    })
+    }
 }
 
 /// The text of a delimited field.

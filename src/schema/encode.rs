@@ -94,9 +94,23 @@ impl Schema {
 /// checked against the Rust types' ranges.
 pub(super) fn write_key(schema: &Schema, given: &Given<'_>) -> Result<Key> {
     let mut key = Key::new();
-    key_ops(schema)?.write_key(schema, given, &mut key)?;
+    if let Err(fault) = key_ops(schema)?.write_key(schema, given, &mut key) {
+        return Err(earlier_fault(schema, &key, fault));
+    }
     if key.len() > schema.max_len {
         return Err(Error::TooLong { len: key.len(), max: schema.max_len });
     }
     Ok(key)
+}
+
+/// The first fault in key order, where writing stopped at `fault`. A value beyond its field's
+/// Rust type (a `u16` given 70000) is found by reading the key back once it is written (the
+/// Bigtable formats write any integer), so a field before the one that stopped the writing may
+/// hold one: the fields written so far are read back to report it first.
+fn earlier_fault(schema: &Schema, written: &[u8], fault: Error) -> Error {
+    let Some(stopped) = fault.location().field() else { return fault };
+    match schema.inspect(written) {
+        Err(earlier @ Error::OutOfRange { .. }) if earlier.location().field().is_some_and(|at| at < stopped) => earlier,
+        _ => fault,
+    }
 }

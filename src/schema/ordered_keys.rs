@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use std::ops::Bound;
 
 use crate::error::{Error, Result};
-use crate::field::Desc;
+use crate::field::{Desc, FieldType, Sink, WriteField};
+use crate::format::Ordered;
 use crate::format::ordered::{OrderedReader, OrderedWriter};
 use crate::format::prefix::check_prefix;
 use crate::key::Key;
@@ -153,16 +154,33 @@ fn write_ordered(schema: &Schema, given: &Given<'_>, w: &mut OrderedWriter<'_>) 
             Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix)?,
             Part::Bucket(salt, bucket) => w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?,
             Part::Field(field, value) => {
-                let bytes = ordered_bytes(field, value)?;
+                let value = FieldBytes { field, value };
                 if field.descending {
-                    w.named_field(field.name, &Desc(Encoded(&bytes)))?
+                    w.named_field(field.name, &Desc(value))?
                 } else {
-                    w.named_field(field.name, &Encoded(&bytes))?
+                    w.named_field(field.name, &value)?
                 }
             }
         };
         Ok(())
     })
+}
+
+/// A field's value, made into its bytes when the key's writer writes it: a fault of the value
+/// is then found in key order and located at its field and byte, as the derived type's
+/// writer finds and locates it.
+struct FieldBytes<'a> {
+    field: &'a FieldSchema,
+    value: &'a Value,
+}
+
+impl FieldType for FieldBytes<'_> {}
+
+impl WriteField<Ordered> for FieldBytes<'_> {
+    fn write<S: Sink>(&self, out: &mut S) -> Result<()> {
+        out.write(&ordered_bytes(self.field, self.value)?);
+        Ok(())
+    }
 }
 
 /// The bytes of an ordered field, before the format escapes them.

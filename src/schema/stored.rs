@@ -3,6 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX};
+use crate::field::reversed::negative_reversal;
+use crate::schema::decode::inner_type;
 use crate::schema::redact::WITHHELD;
 use crate::schema::{FieldSchema, Transform, Value};
 use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
@@ -11,9 +13,13 @@ use crate::transform::{bit_reverse, bit_reverse_u64, reverse_domain};
 pub(super) fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
     Ok(match (field.transform, value) {
         (_, Value::Null) => Value::Null,
-        // The typed path refuses these too; reversed, they would be a negative stored value,
-        // which reads back as a puzzle about `MAX - v` rather than about the value given.
-        (Transform::Reverse { max }, Value::Int(v)) if *v < 0 || *v > i128::from(max) => {
+        // Refused as the typed path refuses them, in its words: reversed, they would be a
+        // negative stored value, which reads back as a puzzle about `MAX - v` rather than
+        // about the value given.
+        (Transform::Reverse { .. }, Value::Int(v)) if *v < 0 => {
+            return Err(negative_reversal(inner_type(field.rust_type), *v));
+        }
+        (Transform::Reverse { max }, Value::Int(v)) if *v > i128::from(max) => {
             let value = if field.sensitive { format!("the value {WITHHELD}") } else { v.to_string() };
             return Err(Error::argument(
                 "field value",

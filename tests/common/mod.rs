@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod edges;
+pub mod faults;
 pub mod hcl;
 pub mod keys;
 pub mod pii;

@@ -122,3 +122,16 @@ pub struct Birthday {
     #[rowkey(sensitive, reverse)]
     pub born_ms: i64,
 }
+
+/// Tide-gauge readings by station and channel, with an optional sensitive note: a delimited
+/// key whose values can be wrong in two fields at once (a station holding the delimiter, a
+/// channel wider than its width) while the sensitive field is absent.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#")]
+pub struct Tide {
+    pub station: String,
+    #[rowkey(width = 6)]
+    pub channel: u32,
+    #[rowkey(sensitive)]
+    pub note: Option<String>,
+}

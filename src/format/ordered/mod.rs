@@ -155,6 +155,10 @@ impl Sink for Descending<'_> {
             self.0.push(!ESCAPED_NUL);
         }
     }
+
+    fn descending(&self) -> bool {
+        true
+    }
 }
 
 /// Appends fields to a key in the ordered format, in one pass.
