@@ -1,7 +1,7 @@
 //! A double as HBase's `OrderedNumeric` (`Numeric<f64>`): HBase encodes the digits of Java's
 //! `Double.toString`, which changed in JDK 19. rowkey writes the digits of JDK 19 and later,
-//! and reads both those and the digits older JDKs wrote (at most 18 significant digits that
-//! round to the double).
+//! and reads exactly two forms of a double: those, and the digits JDK 18 and older wrote for
+//! the same double (`jdk18_bytes`); no other decimal, however close.
 //!
 //! `hbase_double_digits.tsv` holds both JDKs' digits for the same doubles (made by running
 //! `tests/data/HBaseDoubleDigits.java` on JDK 17 and JDK 25). The bytes of a row's digits are
@@ -14,6 +14,7 @@ use proptest::prelude::*;
 use rowkey::Desc;
 use rowkey::field::Numeric;
 use rowkey::format::HBase;
+use rowkey::format::hbase::numeric::jdk18_bytes;
 
 /// The significant digits of a decimal text (`4.9E-324`, `1.0`, `123.5`) and its point: the
 /// value is `0.DIGITS × 10^point`.
@@ -105,6 +106,11 @@ fn every_double_row() {
             let want = numeric_bytes(negative, jdk25);
             let key = HBase.to_key(&(Numeric(value),)).unwrap();
             assert_eq!(to_hex(key.as_bytes()), to_hex(&want), "{line} ({value:e}): writes JDK 25's digits");
+            // The older form, made by rowkey: JDK 17's digits, or none where they are JDK 25's.
+            let older = jdk18_bytes(value).map(|b| to_hex(&b));
+            let jdk17_bytes = to_hex(&numeric_bytes(negative, jdk17));
+            let expected_older = (decimal(jdk17) != decimal(jdk25)).then_some(jdk17_bytes);
+            assert_eq!(older, expected_older, "{line} ({value:e}): the digits JDK 17 wrote");
             for (text, what) in [(jdk25, "JDK 25"), (jdk17, "JDK 17")] {
                 let bytes = numeric_bytes(negative, text);
                 let back = read(&bytes).unwrap_or_else(|e| panic!("{line}: {what}'s bytes refused: {e}"));
@@ -139,14 +145,19 @@ fn the_reported_doubles() {
     }
 }
 
-/// The second form is exactly "at most 18 significant digits that round to a finite non-zero
-/// double": more digits, and decimals that overflow or underflow, stay refused.
+/// The second form is exactly JDK 18's digits for the double: a decimal as close or closer,
+/// with as many digits or fewer, is refused; so are decimals that overflow or underflow.
 #[test]
 fn other_decimals_are_refused() {
-    // 0.1 with 18 and with 19 significant digits.
-    assert_eq!(read(&numeric_bytes(false, "0.100000000000000001")).unwrap(), 0.1);
-    let err = read(&numeric_bytes(false, "0.1000000000000000001")).unwrap_err();
-    assert!(err.to_string().contains("at most 18 digits"), "{err}");
+    // 1e23: JDK 19's 1.0E23 and JDK 17's 9.999999999999999E22 are read, 9.9999999999999992E22
+    // (17 digits, also rounding to 1e23) is not.
+    for text in ["1.0E23", "9.999999999999999E22"] {
+        assert_eq!(read(&numeric_bytes(false, text)).unwrap(), 1e23, "{text}");
+    }
+    let err = read(&numeric_bytes(false, "9.9999999999999992E22")).unwrap_err();
+    assert!(err.to_string().contains("JDK 18 and older"), "{err}");
+    // 0.1 with 18 digits rounds to 0.1, but no JDK wrote it.
+    assert!(read(&numeric_bytes(false, "0.100000000000000001")).is_err());
     // 1e-400 rounds to zero and 1e400 to infinity: HBase writes those as 15 and 23.
     assert!(read(&numeric_bytes(false, "1e-400")).is_err());
     assert!(read(&numeric_bytes(true, "1e400")).is_err());
@@ -207,14 +218,64 @@ proptest! {
         prop_assert_eq!(read(key.as_bytes()).unwrap().to_bits(), value.to_bits());
     }
 
-    /// Any decimal of at most 18 significant digits (what JDK 17 may write) reads as the double
-    /// it rounds to, and the key of that double holds the current digits.
+    /// One double, two keys at most: a decimal of up to 18 significant digits reads back only
+    /// when its bytes are the key rowkey writes for the double it rounds to, or that double's
+    /// `jdk18_bytes`; then as that double, in both orders.
     #[test]
-    fn reads_any_short_decimal_as_its_double(m in 1u64..1_000_000_000_000_000_000, e in -340i32..300) {
+    fn reads_a_decimal_only_in_the_two_forms(m in 1u64..1_000_000_000_000_000_000, e in -340i32..300, negative in any::<bool>()) {
         let text = format!("{m}e{e}");
-        let value: f64 = text.parse().unwrap();
-        prop_assume!(value.is_finite() && value != 0.0);
-        prop_assert_eq!(read(&numeric_bytes(false, &text)).unwrap().to_bits(), value.to_bits());
-        prop_assert_eq!(read_desc(&numeric_bytes(true, &text)).unwrap().to_bits(), (-value).to_bits());
+        let magnitude: f64 = text.parse().unwrap();
+        let bytes = numeric_bytes(negative, &text);
+        let value = if negative { -magnitude } else { magnitude };
+        let got = if negative { read_desc(&bytes) } else { read(&bytes) };
+        // The key the descending read sees is the ascending bytes inverted: compare in one order.
+        let current = HBase.to_key(&(Numeric(value),)).unwrap().as_bytes().to_vec();
+        let older = jdk18_bytes(value);
+        let one_of_two = magnitude.is_finite() && magnitude != 0.0 && (bytes == current || older.as_ref() == Some(&bytes));
+        prop_assert_eq!(got.is_ok(), one_of_two, "{} read as {:?}", text, got);
+        if let Ok(back) = got {
+            prop_assert_eq!(back.to_bits(), value.to_bits());
+        }
     }
+
+    /// Both forms of random doubles read back as the double, and differ when both exist.
+    #[test]
+    fn both_forms_of_any_double_read_back(bits in any::<u64>()) {
+        let value = f64::from_bits(bits);
+        prop_assume!(value.is_finite() && value != 0.0);
+        let key = HBase.to_key(&(Numeric(value),)).unwrap();
+        prop_assert_eq!(read(key.as_bytes()).unwrap().to_bits(), value.to_bits());
+        if let Some(older) = jdk18_bytes(value) {
+            prop_assert_ne!(&older[..], key.as_bytes());
+            prop_assert_eq!(read(&older).unwrap().to_bits(), value.to_bits());
+        }
+    }
+}
+
+/// Every double a running JDK 18 or older printed, from `ROWKEY_JDK_DIGITS`: a file of
+/// `bits<TAB>Double.toString` lines that `.ci/run` makes with `tests/data/HBaseDoubleDigits.java`
+/// when a JDK 17 is installed (millions of doubles, against the vector file's thousands).
+/// Without the variable there is nothing to compare, and it says so.
+#[test]
+fn jdk18_digits_match_a_running_jdk() {
+    let Ok(path) = std::env::var("ROWKEY_JDK_DIGITS") else {
+        eprintln!("ROWKEY_JDK_DIGITS is not set: no JDK output to compare with");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut checked = 0;
+    for line in text.lines() {
+        let (bits, printed) = line.split_once('\t').unwrap_or_else(|| panic!("{path}: not bits<TAB>digits: {line}"));
+        let magnitude = f64::from_bits(u64::from_str_radix(bits, 16).unwrap()).abs();
+        if !magnitude.is_finite() || magnitude == 0.0 {
+            continue;
+        }
+        let want = to_hex(&numeric_bytes(false, printed.trim_start_matches('-')));
+        let current = HBase.to_key(&(Numeric(magnitude),)).unwrap();
+        let older = jdk18_bytes(magnitude).map_or_else(|| to_hex(current.as_bytes()), |b| to_hex(&b));
+        assert_eq!(older, want, "{line}: rowkey's JDK 18 digits are not the JDK's");
+        checked += 1;
+    }
+    assert!(checked > 0, "{path} holds no double");
+    eprintln!("{checked} doubles as the JDK printed them");
 }

@@ -17,59 +17,7 @@
 
 use std::cmp::Ordering;
 
-/// Base of the bignum limbs: each holds 9 decimal digits.
-const LIMB: u64 = 1_000_000_000;
-
-/// A non-negative integer in base 10⁹, least significant limb first.
-struct Big(Vec<u32>);
-
-impl Big {
-    fn one() -> Self {
-        Big(vec![1])
-    }
-
-    /// Multiplies by `m`.
-    fn mul(&mut self, m: u64) {
-        let mut carry: u128 = 0;
-        for limb in &mut self.0 {
-            let t = u128::from(*limb) * u128::from(m) + carry;
-            *limb = (t % u128::from(LIMB)) as u32;
-            carry = t / u128::from(LIMB);
-        }
-        while carry > 0 {
-            self.0.push((carry % u128::from(LIMB)) as u32);
-            carry /= u128::from(LIMB);
-        }
-    }
-
-    /// Multiplies by `base^exp`, `base^step` at a time (`base^step` below 2³²).
-    fn mul_pow(&mut self, base: u64, step: u32, mut exp: u32) {
-        while exp > 0 {
-            let n = exp.min(step);
-            self.mul(base.pow(n));
-            exp -= n;
-        }
-    }
-
-    /// The decimal digits, most significant first, left-padded with zeros to `width`.
-    fn digits(&self, width: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.0.len() * 9);
-        for limb in self.0.iter().rev() {
-            let mut d = *limb;
-            let mut nine = [0u8; 9];
-            for slot in nine.iter_mut().rev() {
-                *slot = (d % 10) as u8;
-                d /= 10;
-            }
-            out.extend_from_slice(&nine);
-        }
-        let first = out.iter().position(|&d| d != 0).unwrap_or(out.len());
-        let significant = out.len() - first;
-        let mut padded = vec![0; width.saturating_sub(significant)];
-        padded.extend_from_slice(&out[first..]);
-        padded
-    }
-}
+use super::big::Big;
 
 /// The digits of a positive finite non-zero double as Java writes them: the decimal digits
 /// (the first and the last not zero) and the point, the value being `0.DIGITS × 10^point`.
@@ -94,7 +42,7 @@ pub(super) fn java_digits(value: f64) -> (Vec<u8>, i64) {
         }
     };
     let scaled = |m: u64| {
-        let mut big = Big(unit.0.clone());
+        let mut big = unit.clone();
         big.mul(m);
         big
     };

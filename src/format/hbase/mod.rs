@@ -24,8 +24,9 @@
 //! decimal digits Java's `Double.toString` gives it since JDK 19 (HBase encodes those): the
 //! shortest that round to it, the closest of them, ties to an even digit, and at least two.
 //! JDK 18 and older gave other digits for some doubles (`1e23` was `9.999999999999999E22`), so
-//! HBase tables hold both: rowkey reads, besides the current digits, any decimal of at most 18
-//! significant digits that rounds to a finite non-zero double, as that double.
+//! HBase tables hold both: rowkey reads exactly those two forms of a double, the current digits
+//! and the ones the old `Double.toString` printed for it ([`numeric::jdk18_bytes`]), and no
+//! other decimal.
 //!
 //! What HBase itself refuses, so does rowkey: text holding U+0000, and a descending byte
 //! string in the last field that holds `00` (its end is a `00`). Every NaN is written as the
@@ -49,7 +50,9 @@
 //! # Ok::<(), rowkey::Error>(())
 //! ```
 
+mod big;
 mod java_digits;
+mod jdk18_digits;
 pub mod numeric;
 mod values;
 

@@ -34,10 +34,6 @@ const POS_LARGE: u8 = 0x22;
 pub(super) const POS_INF: u8 = 0x23;
 pub(super) const NAN: u8 = 0x26;
 
-/// The most significant digits Java 18 and older write for a double (`Double.toString`
-/// printed `2^57` as all of its 18 digits, `1.44115188075855872E17`).
-pub(super) const OLD_JAVA_DIGITS: usize = 18;
-
 /// Appends SQLite4's variable-length unsigned integer: 1 to 9 bytes, ordered as the values.
 pub(crate) fn put_varuint(out: &mut Vec<u8>, v: u64) {
     match v {
@@ -168,6 +164,48 @@ pub(super) fn put_float(out: &mut Vec<u8>, value: f64) {
     }
 }
 
+/// Appends a float through the decimal digits Java's `Double.toString` gave it up to JDK 18
+/// (see [`jdk18_digits`](super::jdk18_digits)): the second form a double has in HBase tables
+/// written from those JDKs. `None` for a double whose two forms are one, and for NaN, the
+/// infinities and zero, which have one form.
+pub(super) fn put_jdk18_float(out: &mut Vec<u8>, value: f64) -> Option<()> {
+    if !value.is_finite() || value == 0.0 {
+        return None;
+    }
+    let (decimal, point) = super::jdk18_digits::jdk18_digits(value.abs())?;
+    if (decimal.clone(), point) == super::java_digits::java_digits(value.abs()) {
+        return None;
+    }
+    let (digits, exponent) = centimal(&decimal, point);
+    put_finite(out, value < 0.0, exponent, &digits);
+    Some(())
+}
+
+/// The `OrderedNumeric` bytes Java 18 and older wrote for `value` through HBase's
+/// `OrderedBytes.encodeNumeric(double)`, when they differ from the bytes rowkey writes (those
+/// of JDK 19 and later): the key a row written by such a client has, to read it by key.
+/// rowkey reads both forms as `value`, and no other bytes.
+///
+/// ```
+/// use rowkey::field::Numeric;
+/// use rowkey::format::HBase;
+/// use rowkey::format::hbase::numeric::jdk18_bytes;
+///
+/// // JDK 17 printed 1e23 as 9.999999999999999E22; JDK 19 and later print 1.0E23.
+/// let old = jdk18_bytes(1e23).unwrap();
+/// assert_eq!(old, b"\x22\x0c\x13\xc7\xc7\xc7\xc7\xc7\xc7\xc7\xb4");
+/// let (Numeric(read),): (Numeric<f64>,) = HBase.from_key(&old)?;
+/// assert_eq!(read, 1e23);
+/// assert_eq!(HBase.to_key(&(Numeric(1e23),))?.as_bytes(), b"\x22\x0c\x14");
+/// assert_eq!(jdk18_bytes(0.5), None); // one form: both JDKs print 0.5
+/// # Ok::<(), rowkey::Error>(())
+/// ```
+#[must_use]
+pub fn jdk18_bytes(value: f64) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(24);
+    put_jdk18_float(&mut out, value).map(|()| out)
+}
+
 /// A number read back: what the header and digits say.
 #[derive(Debug, PartialEq)]
 pub(super) enum Number {
@@ -258,18 +296,6 @@ impl Number {
                 Some((*negative, value))
             }
             Number::Nan | Number::Infinite { .. } => None,
-        }
-    }
-
-    /// How many significant decimal digits the number has (0 when it is not finite and non-zero).
-    pub(super) fn decimal_digits(&self) -> usize {
-        match self {
-            Number::Finite { digits, .. } => {
-                let lead = usize::from(digits.first().is_some_and(|&d| d < 10));
-                let trail = usize::from(digits.last().is_some_and(|&d| d % 10 == 0));
-                2 * digits.len() - lead - trail
-            }
-            _ => 0,
         }
     }
 

@@ -161,14 +161,19 @@ impl Numerics for HBase {
         numeric::put_float(&mut again, value);
         let read = &input.bytes[input.pos..input.pos + len];
         let canonical = again.len() == len && again.iter().zip(read).all(|(a, b)| *a == b ^ input.flip);
-        // Java 18 and older wrote other digits for some doubles, at most 18 of them, and HBase
-        // tables hold both: those are read too, as the double they round to.
-        let old_java = value.is_finite() && value != 0.0 && number.decimal_digits() <= numeric::OLD_JAVA_DIGITS;
-        if !(canonical || old_java) {
+        // Java 18 and older wrote other digits for some doubles, and HBase tables hold both:
+        // exactly those digits are read too, as the double they stand for.
+        let older = !canonical && {
+            again.clear();
+            numeric::put_jdk18_float(&mut again, value).is_some()
+                && again.len() == len
+                && again.iter().zip(read).all(|(a, b)| *a == b ^ input.flip)
+        };
+        if !(canonical || older) {
             return Err(Error::NonCanonical {
                 at: Location::default(),
-                detail: "the number is not a double's decimal digits as Java writes them (its shortest, or at most \
-                         18 digits that round to it)",
+                detail: "the number is not a double's decimal digits as Java writes them (JDK 19 and later, or JDK 18 \
+                         and older, for the double they round to)",
             });
         }
         input.pos += len;
