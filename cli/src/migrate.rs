@@ -332,6 +332,15 @@ fn print_splits(splits: &Splits) {
 
 /// The migration of `run` and `verify`: shards from the old salt or the old table's sample.
 async fn migration(rekey: Rekey, tables: &Tables, shards: usize) -> Result<Migration, Failure> {
+    if tables.source == tables.target {
+        // Copied into itself, every row is written again under its new key beside the old one,
+        // and a shard may read its own writes.
+        return Err(Failure::input(format!(
+            "--source and --target are both `{}`: a move reads one table and writes another (into its own \
+             source it would double every row); give the new table as --target",
+            tables.source
+        )));
+    }
     let connection = connect(&tables.instance).await?;
     let old = existing(&connection, &tables.source, "old").await?;
     let new = existing(&connection, &tables.target, "new").await?;

@@ -7,6 +7,7 @@ mod command;
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 mod inspect;
+mod migrate;
 mod scan;
 mod splits;
 
