@@ -208,3 +208,81 @@ fn some_none_is_refused_as_the_tuple_layer_has_one_null() {
     assert!(fdb.to_key(&((1u8, Some(None::<i32>)),)).is_err());
     assert_eq!(fdb.to_key(&(Some(Some(1i32)),)).unwrap().as_bytes(), [0x15, 0x01]);
 }
+
+/// An integer's bytes as the tuple spec states them: the code `14 ± n` for `n` bytes of
+/// magnitude, then the magnitude, or for a negative its ones' complement over those bytes.
+fn spec_integer(v: i128) -> Vec<u8> {
+    let magnitude = v.unsigned_abs();
+    let n = (0..=8).find(|&n| magnitude < 1u128 << (8 * n)).unwrap();
+    let body = if v < 0 { (1u128 << (8 * n)) - 1 - magnitude } else { magnitude };
+    let mut out = vec![if v < 0 { 0x14 - n as u8 } else { 0x14 + n as u8 }];
+    out.extend_from_slice(&body.to_be_bytes()[16 - n..]);
+    out
+}
+
+#[test]
+fn integers_match_the_spec_at_every_length_boundary() {
+    let mut values = vec![i128::from(u64::MAX), i128::from(i64::MIN)];
+    for n in 0..8 {
+        let edge = 1i128 << (8 * n);
+        values.extend([edge - 1, edge, edge + 1, -edge + 1, -edge, -edge - 1]);
+    }
+    for v in values {
+        let expected = spec_integer(v);
+        if let Ok(x) = i64::try_from(v) {
+            assert_eq!(key(&(x,)), expected, "i64 {v}");
+            assert_eq!(FdbTuple::default().from_key::<(i64,)>(&expected).unwrap(), (x,));
+        }
+        if let Ok(x) = u64::try_from(v) {
+            assert_eq!(key(&(x,)), expected, "u64 {v}");
+            assert_eq!(FdbTuple::default().from_key::<(u64,)>(&expected).unwrap(), (x,));
+        }
+        if let Ok(x) = i16::try_from(v) {
+            assert_eq!(key(&(x,)), expected, "i16 {v}");
+        }
+        if let Ok(x) = u8::try_from(v) {
+            assert_eq!(key(&(x,)), expected, "u8 {v}");
+        }
+        assert_eq!(key(&(v,)), expected, "i128 {v}");
+    }
+    // Past 8 bytes, the arbitrary-precision codes.
+    assert_eq!(key(&(u128::from(u64::MAX) + 1,)), b"\x1d\x09\x01\x00\x00\x00\x00\x00\x00\x00\x00");
+    assert_eq!(key(&(-i128::from(u64::MAX) - 1,)), b"\x0b\xf6\xfe\xff\xff\xff\xff\xff\xff\xff\xff");
+}
+
+/// A byte string's bytes as the tuple spec states them.
+fn spec_escaped(code: u8, bytes: &[u8]) -> Vec<u8> {
+    let mut out = vec![code];
+    for &b in bytes {
+        out.extend_from_slice(if b == 0 { &[0x00, 0xff] } else { std::slice::from_ref(&b) });
+    }
+    out.push(0x00);
+    out
+}
+
+#[test]
+fn escapes_match_the_spec_wherever_the_zeros_are() {
+    let fdb = FdbTuple::default();
+    for len in 0..40usize {
+        let last = len.saturating_sub(1);
+        for zeros in [vec![], vec![0], vec![last], vec![1, 2], vec![0, len / 2, last]] {
+            let mut bytes: Vec<u8> = (0..len).map(|i| 0x41 + (i % 26) as u8).collect();
+            for &at in zeros.iter().filter(|&&at| at < len) {
+                bytes[at] = 0;
+            }
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let expected = [spec_escaped(0x02, &bytes), spec_escaped(0x01, &bytes)].concat();
+            assert_eq!(key(&(text.as_str(), &bytes[..])), expected, "{bytes:02x?}");
+            let back: (String, Vec<u8>) = fdb.from_key(&expected).unwrap();
+            assert_eq!(back, (text.clone(), bytes.clone()));
+            // As elements of a nested tuple, and after 70 bytes, where the key moves to the heap.
+            let nested = [&[0x05][..], &expected, &[0x00]].concat();
+            assert_eq!(key(&((text.as_str(), &bytes[..]),)), nested, "{bytes:02x?}");
+            let long = "x".repeat(70);
+            let mut reused = fdb.to_key(&(long.as_str(), text.as_str(), &bytes[..])).unwrap();
+            assert_eq!(reused.as_bytes(), [&spec_escaped(0x02, long.as_bytes())[..], &expected].concat());
+            fdb.encode_into(&(text.as_str(), &bytes[..]), &mut reused).unwrap();
+            assert_eq!(reused.as_bytes(), expected, "a spilled key, reused");
+        }
+    }
+}

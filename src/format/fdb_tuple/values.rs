@@ -12,31 +12,40 @@ use crate::field::{
     Addrs, Bools, ByteStrings, Durations, Floats, Instants, Ints, Nested, Options, ReadField, Sink, Strings,
     SystemTimes, Uuids, Versionstamps, WriteField, utf8,
 };
-use crate::key_buf::{copy_short, has_nul};
+use crate::key_buf::{copy_short, find_byte};
 
 // ---- Integers ----
 
-/// Writes an integer given as its sign and magnitude: `14` for zero; a code `14 ± n` and the
-/// magnitude's `n` big-endian bytes (inverted when negative) up to 8 bytes; past that the
-/// arbitrary-precision codes `1d n` / `0b !n`. Exactly ±(2^64−1) takes 8 bytes, so `1c`/`0c`.
-#[inline]
+/// Writes an integer of up to 64 bits given as its sign and magnitude: `14` for zero, else a
+/// code `14 ± n` and the magnitude's `n` big-endian bytes (inverted when negative), where `n`
+/// comes from the leading-zero count, in one write.
+#[inline(always)]
+fn write_int64<S: Sink>(negative: bool, magnitude: u64, out: &mut S) {
+    let n = (71 - magnitude.leading_zeros()) / 8;
+    let mut buf = [0u8; 9];
+    buf[0] = if negative { ZERO - n as u8 } else { ZERO + n as u8 };
+    let body = if negative { !magnitude } else { magnitude };
+    // The `n` bytes to the top; for zero (`n` = 0) the shift wraps, and no byte is written.
+    buf[1..].copy_from_slice(&body.wrapping_shl(64 - 8 * n).to_be_bytes());
+    out.write(&buf[..=n as usize]);
+}
+
+/// [`write_int64`] for 128 bits: past 8 bytes the arbitrary-precision codes `1d n` / `0b !n`.
+/// Exactly ±(2^64−1) takes 8 bytes, so `1c`/`0c`.
 fn write_integer<S: Sink>(negative: bool, magnitude: u128, out: &mut S) {
+    if let Ok(small) = u64::try_from(magnitude) {
+        return write_int64(negative, small, out);
+    }
     let n = (u128::BITS - magnitude.leading_zeros()).div_ceil(8) as usize;
     let be = magnitude.to_be_bytes();
     let mut buf = [0u8; 18];
-    let head = if n <= 8 {
-        buf[0] = if negative { ZERO - n as u8 } else { ZERO + n as u8 };
-        1
-    } else {
-        buf[0] = if negative { NEG_BIG } else { POS_BIG };
-        buf[1] = if negative { !(n as u8) } else { n as u8 };
-        2
-    };
-    buf[head..head + n].copy_from_slice(&be[16 - n..]);
+    buf[0] = if negative { NEG_BIG } else { POS_BIG };
+    buf[1] = if negative { !(n as u8) } else { n as u8 };
+    buf[2..2 + n].copy_from_slice(&be[16 - n..]);
     if negative {
-        buf[head..head + n].iter_mut().for_each(|b| *b = !*b);
+        buf[2..2 + n].iter_mut().for_each(|b| *b = !*b);
     }
-    out.write(&buf[..head + n]);
+    out.write(&buf[..2 + n]);
 }
 
 /// Reads an integer field as its sign and magnitude, refusing every form the encoder does not
@@ -123,13 +132,13 @@ fn out_of_range(negative: bool, magnitude: u128, ty: &'static str) -> Error {
 }
 
 macro_rules! fdb_signed {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $wide:ty, $write:ident);*) => {$(
         impl Ints<$ty> for FdbTuple {
             #[inline]
             fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
                 #[allow(clippy::cast_lossless)]
-                let wide = value as i128;
-                write_integer(wide < 0, wide.unsigned_abs(), out);
+                let wide = value as $wide;
+                $write(wide < 0, wide.unsigned_abs(), out);
                 Ok(())
             }
 
@@ -145,12 +154,12 @@ macro_rules! fdb_signed {
 }
 
 macro_rules! fdb_unsigned {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $wide:ty, $write:ident);*) => {$(
         impl Ints<$ty> for FdbTuple {
             #[inline]
             fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
                 #[allow(clippy::cast_lossless)]
-                write_integer(false, value as u128, out);
+                $write(false, value as $wide, out);
                 Ok(())
             }
 
@@ -165,8 +174,10 @@ macro_rules! fdb_unsigned {
     )*};
 }
 
-fdb_signed!(i8, i16, i32, i64, isize, i128);
-fdb_unsigned!(u8, u16, u32, u64, usize, u128);
+fdb_signed!(i8 => i64, write_int64; i16 => i64, write_int64; i32 => i64, write_int64; i64 => i64, write_int64;
+    isize => i64, write_int64; i128 => i128, write_integer);
+fdb_unsigned!(u8 => u64, write_int64; u16 => u64, write_int64; u32 => u64, write_int64; u64 => u64, write_int64;
+    usize => u64, write_int64; u128 => u128, write_integer);
 
 // ---- Floats ----
 
@@ -187,8 +198,9 @@ impl Floats<f32> for FdbTuple {
     #[inline]
     fn write_float<S: Sink>(value: f32, out: &mut S) -> Result<()> {
         let bits = sortable_bits(value.to_bits().into(), 1 << 31) as u32;
-        out.write_byte(FLOAT);
-        out.write(&bits.to_be_bytes());
+        let mut buf = [FLOAT; 5];
+        buf[1..].copy_from_slice(&bits.to_be_bytes());
+        out.write(&buf);
         Ok(())
     }
 
@@ -203,8 +215,9 @@ impl Floats<f32> for FdbTuple {
 impl Floats<f64> for FdbTuple {
     #[inline]
     fn write_float<S: Sink>(value: f64, out: &mut S) -> Result<()> {
-        out.write_byte(DOUBLE);
-        out.write(&sortable_bits(value.to_bits(), 1 << 63).to_be_bytes());
+        let mut buf = [DOUBLE; 9];
+        buf[1..].copy_from_slice(&sortable_bits(value.to_bits(), 1 << 63).to_be_bytes());
+        out.write(&buf);
         Ok(())
     }
 
@@ -234,28 +247,29 @@ impl Bools for FdbTuple {
 // ---- Strings and byte strings ----
 
 /// Writes a type code, the bytes with every `00` as `00 ff`, and the `00` end.
-#[inline]
+#[inline(always)]
 fn write_escaped<S: Sink>(code: u8, bytes: &[u8], out: &mut S) {
-    // A short value without a 00 (the usual case) goes to the sink in one write.
-    const SHORT: usize = 62;
-    // The word-at-a-time search and copy for short slices, which `contains` and
-    // `copy_from_slice` leave to calls of `memchr` and `memcpy`.
-    if bytes.len() <= SHORT && !has_nul(bytes) {
-        let mut buf = [0u8; SHORT + 2];
-        buf[0] = code;
-        copy_short(&mut buf[1..=bytes.len()], bytes);
-        out.write(&buf[..bytes.len() + 2]);
-        return;
+    match find_byte(bytes, 0) {
+        None => out.write_framed(code, bytes, 0x00),
+        Some(first) => write_with_escapes(code, bytes, first, out),
     }
+}
+
+/// [`write_escaped`] for bytes whose first `00` is at `first`: the runs between the `00`s are
+/// copied whole, each `00` followed by its `ff`.
+#[inline(never)]
+fn write_with_escapes<S: Sink>(code: u8, bytes: &[u8], first: usize, out: &mut S) {
     out.write_byte(code);
-    let mut parts = bytes.split(|&b| b == 0);
-    if let Some(first) = parts.next() {
-        out.write(first);
+    let (mut run, mut rest) = bytes.split_at(first + 1);
+    loop {
+        out.write(run);
+        out.write_byte(0xff);
+        match find_byte(rest, 0) {
+            Some(at) => (run, rest) = rest.split_at(at + 1),
+            None => break,
+        }
     }
-    for part in parts {
-        out.write(&[0x00, 0xff]);
-        out.write(part);
-    }
+    out.write(rest);
     out.write_byte(0x00);
 }
 
@@ -274,7 +288,7 @@ fn not_utf8(ty: &'static str, e: &std::str::Utf8Error) -> Error {
 }
 
 impl Strings for FdbTuple {
-    #[inline]
+    #[inline(always)]
     fn write_str<S: Sink>(value: &str, out: &mut S) -> Result<()> {
         write_escaped(STRING, value.as_bytes(), out);
         Ok(())
@@ -305,7 +319,7 @@ impl Strings for FdbTuple {
 }
 
 impl ByteStrings for FdbTuple {
-    #[inline]
+    #[inline(always)]
     fn write_bytes<S: Sink>(value: &[u8], out: &mut S) -> Result<()> {
         write_escaped(BYTES, value, out);
         Ok(())
@@ -349,8 +363,9 @@ impl Options for FdbTuple {
 impl Uuids for FdbTuple {
     #[inline]
     fn write_id<S: Sink>(value: &[u8; 16], out: &mut S) -> Result<()> {
-        out.write_byte(UUID);
-        out.write(value);
+        let mut buf = [UUID; 17];
+        buf[1..].copy_from_slice(value);
+        out.write(&buf);
         Ok(())
     }
 
@@ -407,6 +422,7 @@ impl<S: Sink> Sink for ElementSink<'_, S> {
         self.out.ends_key()
     }
 
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
@@ -421,6 +437,19 @@ impl<S: Sink> Sink for ElementSink<'_, S> {
         }
         self.state = Element::Written;
         self.out.write(bytes);
+    }
+
+    // Framed bytes start with a type code, never a lone null: they pass on in one write.
+    #[inline]
+    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
+        if head == NULL || self.state == Element::HeldNull {
+            self.write(&[head]);
+            self.write(bytes);
+            self.write(&[tail]);
+            return;
+        }
+        self.state = Element::Written;
+        self.out.write_framed(head, bytes, tail);
     }
 }
 
