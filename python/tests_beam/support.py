@@ -62,8 +62,9 @@ CREATED: List[str] = []
 """The tables made since the last `drop_created`."""
 
 
-def create_table(name: str) -> None:
-    """A new empty table with the tests' two families, keeping every version of a cell."""
+def create_table(name: str, families: Tuple[str, ...] = (FAMILY, META)) -> None:
+    """A new empty table with the tests' two families (or `families`), keeping every version of
+    a cell."""
     from google.cloud.bigtable import column_family
 
     CREATED.append(name)
@@ -71,7 +72,7 @@ def create_table(name: str) -> None:
     if table.exists():
         table.delete()
     keep = column_family.MaxVersionsGCRule(1000)
-    table.create(column_families={FAMILY: keep, META: keep})
+    table.create(column_families={family: keep for family in families})
 
 
 def drop_created() -> None:

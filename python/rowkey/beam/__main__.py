@@ -3,8 +3,9 @@
 
 Exit status: 0 when every row was copied (migrate) or the tables agree (verify); 1 when rows
 were dead-lettered, when any row is missing, differs or is extra, or when the pipeline failed
-(run the same command again: it writes the same cells); 2 for bad input, before any pipeline
-starts."""
+(run the same command again: it writes the same cells); 2 for bad input (a mapping that cannot
+work, a missing table, a target without a column family of the source, one table as both),
+before any pipeline starts."""
 
 import argparse
 import logging
@@ -64,7 +65,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--instance", required=True)
     p.add_argument("--app-profile", help="the Bigtable app profile (e.g. one routed to a batch cluster)")
     p.add_argument("--source", required=True, help="the old table")
-    p.add_argument("--target", required=True, help="the new table (it must exist)")
+    p.add_argument("--target", required=True, help="the new table (it must exist, with every column family of the old)")
     p.add_argument(
         "--split",
         action="append",
@@ -131,7 +132,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if bad:
             print(f"the tables differ: each row is listed, with both its keys, in {path}")
         return 1 if bad else 0
-    except rowkey.RowKeyError as err:
+    except (rowkey.RowKeyError, run.BadTables) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except Exception as err:  # the pipeline failed: the cells written so far are the ones a rerun writes

@@ -36,6 +36,40 @@ def shards_of(
     return cut(points)
 
 
+class BadTables(ValueError):
+    """The two tables cannot take the move (one is missing, the new one lacks a family of the
+    old, or they are one table): found before any pipeline starts."""
+
+
+def check_tables(tables: Tables) -> None:
+    """Raises `BadTables` unless `tables.source` and `tables.target` are two tables of the
+    instance and the target holds every column family of the source (a copy writes each cell
+    into its own family, and a write to a family the table lacks fails only inside the run)."""
+    if tables.source == tables.target:
+        raise BadTables(
+            f"--source and --target are both `{tables.source}`: a move reads one table and writes another "
+            "(into its own source it would double every row); give the new table as --target"
+        )
+    where = f"instance {tables.instance} of project {tables.project}"
+    old = table_io.families(tables, tables.source)
+    if old is None:
+        raise BadTables(f"the old table `{tables.source}` (--source) is not in {where}; check the name")
+    new = table_io.families(tables, tables.target)
+    if new is None:
+        raise BadTables(
+            f"the new table `{tables.target}` (--target) is not in {where}; create it, with the families of "
+            f"`{tables.source}` ({', '.join(sorted(old)) or 'none'}) and the splits `rowkey migrate plan` prints"
+        )
+    lacking = sorted(old - new)
+    if lacking:
+        raise BadTables(
+            f"the new table `{tables.target}` has no column {'family' if len(lacking) == 1 else 'families'} "
+            f"{', '.join(lacking)}, which the old table `{tables.source}` holds and the copy writes; add each "
+            f"(`cbt -project {tables.project} -instance {tables.instance} createfamily {tables.target} FAMILY`) "
+            "and run again"
+        )
+
+
 def counters(result) -> Dict[str, int]:
     """The move's counters by name, summed over the steps that report them."""
     out: Dict[str, int] = {}
@@ -73,7 +107,9 @@ def migrate(
 ) -> Outcome:
     """Copies every row of `tables.source` into `tables.target` under its new key; the rows that
     cannot be re-keyed go, with their reasons, to the file `dead_letters`. Raises when the
-    pipeline fails: run it again, it writes the same cells."""
+    pipeline fails: run it again, it writes the same cells; raises `BadTables` before it starts
+    when the tables cannot take the move."""
+    check_tables(tables)
     cut_at = shards_of(tables, tables.source, mapping.old_schema(), split_points, shards)
     with beam.Pipeline(options=options) as pipeline:
         dead = pipeline | "Migrate" >> Migrate(mapping, tables, cut_at, batch_rows, between)
@@ -91,7 +127,8 @@ def verify(
     batch_rows: int = 500,
 ) -> Outcome:
     """Compares the two tables; the missing, differing and extra rows are counted and listed, one
-    a line, in the file `output`."""
+    a line, in the file `output`. Raises `BadTables` as `migrate` does."""
+    check_tables(tables)
     old_shards = shards_of(tables, tables.source, mapping.old_schema(), split_points, shards)
     new_shards = shards_of(tables, tables.target, mapping.new_schema(), None, shards)
     with beam.Pipeline(options=options) as pipeline:

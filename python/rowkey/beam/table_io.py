@@ -3,7 +3,7 @@ plain tuple, and writes that set exactly those cells again (same timestamps), so
 row twice leaves the table as writing it once."""
 
 import warnings
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from .mapping import Tables
 
@@ -28,6 +28,22 @@ def open_table(tables: Tables, name: str):
 def close(client) -> None:
     """Closes a client `open_table` made (its channel and background threads)."""
     client.close()
+
+
+def families(tables: Tables, name: str) -> Optional[FrozenSet[str]]:
+    """The column families of table `name`, read with the admin API (the data API cannot list
+    them); None when the instance has no such table."""
+    from google.api_core.exceptions import NotFound
+    from google.cloud.bigtable import Client
+
+    warnings.filterwarnings("ignore", message="Connecting to Bigtable emulator", category=RuntimeWarning)
+    client = Client(project=tables.project, admin=True)
+    try:
+        return frozenset(client.instance(tables.instance).table(name).list_column_families())
+    except NotFound:
+        return None
+    finally:
+        client.table_admin_client.transport.close()
 
 
 CHUNK_ROWS = 10_000
