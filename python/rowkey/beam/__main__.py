@@ -131,6 +131,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         bad = c("missing") + c("differing") + c("extra")
         if bad:
             print(f"the tables differ: each row is listed, with both its keys, in {path}")
+        # Two old rows with the same cells under one new key compare equal one by one: only the
+        # counts show that they met, as in the Rust command's report.
+        merges = mapping.rekey().merges_rows
+        old_rows, new_rows = c("old rows"), c("new rows")
+        if not (new_rows == old_rows or (merges and new_rows < old_rows)):
+            why = "merged rows cannot outnumber the old ones" if merges else "no rows merge"
+            print(f"the row counts differ ({old_rows} old, {new_rows} new) and {why}")
+            bad += 1
         return 1 if bad else 0
     except (rowkey.RowKeyError, run.BadTables) as err:
         print(f"error: {err}", file=sys.stderr)
