@@ -58,6 +58,7 @@ use crate::error::{Error, Result};
 use crate::key::Key;
 use crate::schema::{FieldSchema, Inspection, KeyField, KeySchema, Schema, Value, ValueText};
 
+mod fit;
 mod kind;
 
 use kind::mismatch;
@@ -296,10 +297,11 @@ impl Rekey {
     /// # Errors
     ///
     /// What [`Schema::inspect`] returns for a key that is not one of the old design's; what
-    /// [`Schema::encode`] returns when a value does not fit the new field (a number beyond
-    /// its type, `null` in a field that is not optional, a byte below the delimiter), and a
-    /// computed field's own error; each names the field. A sensitive field's bytes are never
-    /// quoted.
+    /// [`Schema::encode`] returns when a value does not fit the new field (`null` in a field
+    /// that is not optional, a byte below the delimiter), except that an integer beyond the
+    /// new field's type is an [`Error::Unencodable`] saying so, with the type's range and
+    /// the fix; and a computed field's own error. Each names the field. A sensitive field's
+    /// bytes are never quoted.
     pub fn rekey(&self, old: &[u8]) -> Result<Key> {
         let inspection = self.from.inspect(old)?;
         self.rekey_inspected(&inspection)
@@ -312,6 +314,7 @@ impl Rekey {
     /// As for [`rekey`](Self::rekey).
     pub fn rekey_inspected(&self, old: &Inspection) -> Result<Key> {
         let mut texts = Vec::with_capacity(self.targets.len());
+        let mut computed = Vec::new();
         for (field, source) in &self.targets {
             let text = match source {
                 Source::Field(name) => {
@@ -321,14 +324,41 @@ impl Rekey {
                 Source::Fixed(text) => text.clone(),
                 Source::Computed(compute) => {
                     let value = compute(old).map_err(|e| self.to.redact_error(e))?;
-                    ValueText(KeyField::Value(field), &value).to_string()
+                    let text = ValueText(KeyField::Value(field), &value).to_string();
+                    computed.push(value);
+                    text
                 }
             };
             texts.push(text);
         }
         let pairs: Vec<(&str, &str)> =
             self.targets.iter().zip(&texts).map(|((field, _), text)| (field.name, text.as_str())).collect();
-        self.to.encode(&pairs)
+        self.to.encode(&pairs).map_err(|e| self.beyond_type(old, &computed, e))
+    }
+
+    /// `fault`, or, when it is about a value moved into a field whose integer type cannot
+    /// hold it, an error that says so (the encoder's own speaks of digits or of decoding).
+    /// `computed` holds the computed fields' values in order.
+    fn beyond_type(&self, old: &Inspection, computed: &[Value], fault: Error) -> Error {
+        let mut computed = computed.iter();
+        let at = fault.location().name();
+        for (i, (field, source)) in self.targets.iter().enumerate() {
+            let found = match source {
+                Source::Field(name) => {
+                    let from = value_fields(self.from).into_iter().find(|f| f.name == *name);
+                    old.value(name).and_then(|value| fit::beyond_type(field, from, value))
+                }
+                Source::Fixed(_) => None,
+                Source::Computed(_) => computed.next().and_then(|value| fit::beyond_type(field, None, value)),
+            };
+            if let Some(found) = found {
+                // The first fault in key order is the one reported: the encoder's, when it is
+                // about a field before this one.
+                let before = self.targets[..i].iter().any(|(earlier, _)| at == Some(earlier.name));
+                return if before { fault } else { found };
+            }
+        }
+        fault
     }
 
     /// The re-keying back, from the new design to the old, when the new key holds every old

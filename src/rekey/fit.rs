@@ -1,0 +1,137 @@
+//! Whether an integer moved into a new field fits that field's integer type. `Schema::encode`
+//! finds such a value only by reading the key back, or in a format's writer, so its message
+//! speaks of digits or of decoding into a wider type: a re-key says what happened instead,
+//! that an old value does not fit the new field's type, and what to change.
+
+use crate::error::Error;
+use crate::schema::{FieldSchema, Value};
+
+/// The words a redacted message puts in place of a value; the same as the schema's, so that a
+/// message redacted here is kept as it is by the schema's redaction.
+const WITHHELD: &str = "(a field marked sensitive: its value is not shown)";
+
+/// The type inside an `Option<...>`, without its path.
+fn bare_type(rust_type: &str) -> &str {
+    let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
+    inner.rsplit(':').next().unwrap_or(inner)
+}
+
+/// The values of a primitive integer type; `None` for any other type.
+fn int_range(ty: &str) -> Option<(i128, i128)> {
+    Some(match ty {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// The fault, when `value` is an integer beyond the type of the new field `to`. `from` is the
+/// old field the value comes from, `None` for a computed value. The value is shown unless
+/// either field is marked sensitive.
+pub(super) fn beyond_type(to: &'static FieldSchema, from: Option<&FieldSchema>, value: &Value) -> Option<Error> {
+    let &Value::Int(v) = value else { return None };
+    let ty = bare_type(to.rust_type);
+    let (min, max) = int_range(ty)?;
+    if (min..=max).contains(&v) {
+        return None;
+    }
+    let shown = if to.sensitive || from.is_some_and(|f| f.sensitive) { WITHHELD.to_owned() } else { v.to_string() };
+    let (what, fix) = match from {
+        Some(old) => (
+            format!("the old field `{}` ({}) holds {shown}, which", old.name, old.rust_type),
+            format!("give `{}` a type that holds the old field's values (such as {})", to.name, old.rust_type),
+        ),
+        None => (
+            format!("the computed value {shown}"),
+            format!("compute values of {ty}, or give `{}` a wider type", to.name),
+        ),
+    };
+    Some(
+        Error::unencodable(
+            to.rust_type,
+            format!("{what} does not fit the new field's type {ty} ({min} to {max}); {fix}"),
+        )
+        .with_name(to.name),
+    )
+}
+
+// The designs are schema files' text.
+#[cfg(all(test, feature = "schema-json"))]
+mod tests {
+    use crate::rekey::Rekey;
+    use crate::schema::{Schema, Value};
+
+    /// A design of an `id` and a count `n` of type `ty` in `format`.
+    fn design(format: &str, ty: &str, encoding: &str, sensitive: bool) -> &'static Schema {
+        let delimiter = if format == "delimited" { r##", "delimiter": "#""## } else { "" };
+        let width = if encoding == "decimal" { r#", "width": 10, "signed": true"# } else { "" };
+        let narrow = if encoding == "decimal" && ty == "u16" { r#", "width": 5"# } else { width };
+        Schema::from_json(&format!(
+            r#"{{ "rowkey_schema": 1, "type": "T", "format": "{format}"{delimiter},
+                 "fields": [{{ "name": "id", "type": "String", "encoding": "utf8" }},
+                            {{ "name": "n", "type": "{ty}", "encoding": "{encoding}"{narrow},
+                               "sensitive": {sensitive} }}] }}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_value_beyond_the_new_fields_type_is_named_as_such() {
+        for (format, encoding) in [("delimited", "decimal"), ("ordered", "int64")] {
+            let (old, new) = (design(format, "i32", encoding, false), design(format, "u16", encoding, false));
+            let rekey = Rekey::builder(old, new).build().unwrap();
+            for v in [-3, 70_000] {
+                let key = old.encode(&[("id", "a"), ("n", &v.to_string())]).unwrap();
+                let err = rekey.rekey(&key).unwrap_err().to_string();
+                assert!(
+                    err.contains(&format!(
+                        "the old field `n` (i32) holds {v}, which does not fit the new field's type u16 (0 to 65535); \
+                         give `n` a type that holds the old field's values (such as i32)"
+                    )),
+                    "{format} {v}: {err}"
+                );
+                assert!(!err.contains("decode") && !err.contains("digits"), "{format} {v}: {err}");
+            }
+            let key = old.encode(&[("id", "a"), ("n", "65535")]).unwrap();
+            assert_eq!(rekey.rekey(&key).unwrap(), new.encode(&[("id", "a"), ("n", "65535")]).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_sensitive_value_beyond_the_type_is_not_shown() {
+        for (old_sensitive, new_sensitive) in [(true, false), (false, true), (true, true)] {
+            let old = design("delimited", "i32", "decimal", old_sensitive);
+            let new = design("delimited", "u16", "decimal", new_sensitive);
+            let rekey = Rekey::builder(old, new).build().unwrap();
+            let err = rekey.rekey(&old.encode(&[("id", "a"), ("n", "70123")]).unwrap()).unwrap_err().to_string();
+            assert!(err.contains("does not fit the new field's type u16"), "{err}");
+            assert!(err.contains("its value is not shown") && !err.contains("70123"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_computed_value_beyond_the_type_is_named_as_such() {
+        let old = design("ordered", "i32", "int64", false);
+        let to = Schema::from_json(
+            r#"{ "rowkey_schema": 1, "type": "C", "format": "ordered",
+                 "fields": [{ "name": "id", "type": "String", "encoding": "utf8" },
+                            { "name": "n", "type": "i32", "encoding": "int64" },
+                            { "name": "small", "type": "u8", "encoding": "int64" }] }"#,
+        )
+        .unwrap();
+        let rekey = Rekey::builder(old, to).compute("small", |_| Ok(Value::Int(300))).build().unwrap();
+        let err = rekey.rekey(&old.encode(&[("id", "a"), ("n", "1")]).unwrap()).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "the computed value 300 does not fit the new field's type u8 (0 to 255); compute values of u8"
+            ),
+            "{err}"
+        );
+    }
+}
