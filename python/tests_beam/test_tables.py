@@ -11,7 +11,9 @@ ROWS = 20
 
 def command(step, source, target, tmp_path):
     where = ["--project", support.PROJECT, "--instance", support.INSTANCE, "--source", source, "--target", target]
-    output = ["--dead-letters", str(tmp_path / "dead.jsonl")] if step == "migrate" else ["--output", str(tmp_path / "r")]
+    output = (
+        ["--dead-letters", str(tmp_path / "dead.jsonl")] if step == "migrate" else ["--output", str(tmp_path / "r")]
+    )
     return support.beam_command(step, *MOVE, *where, *output, timeout=300)
 
 
@@ -36,8 +38,10 @@ CASES = {
         "t_old",
         "t_new",
         "m",
-        "the new table `t_new` has no column family meta, which the old table `t_old` holds and the copy writes; "
-        "add each (`cbt -project rowkey-beam -instance beam-tests createfamily t_new FAMILY`)",
+        (
+            "the new table `t_new` has no column family meta, which the old table `t_old` holds and the copy "
+            "writes; add each (`cbt -project rowkey-beam -instance beam-tests createfamily t_new FAMILY`)"
+        ),
     ),
     "one table": ("t_old", "t_old", "", "--source and --target are both `t_old`"),
 }
