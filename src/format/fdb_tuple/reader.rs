@@ -4,10 +4,11 @@
 use std::borrow::Cow;
 
 use super::FdbTuple;
-use super::codes::code_name;
+use super::codes::{ZERO, code_name};
 use crate::error::{Error, Location, Result};
 use crate::field::{ReadField, ValueFormat};
 use crate::format::prefix::check_raw_prefix;
+use crate::key_buf::{copy_short, find_byte};
 
 /// Reads a packed tuple's fields one after another: fields are cut as they are read, since
 /// only a field's type code says where it ends.
@@ -181,31 +182,74 @@ impl<'de> TupleReader<'de> {
     }
 
     /// Reads a field's type code, which must be one `accepts` takes; `want` says what that is
-    /// (`"a string (type code 02)"`), for the error.
-    #[inline]
+    /// (`"a string (type code 02)"`), for the error. No caller accepts `00`, so a nested
+    /// tuple's end is only looked for once the code is refused.
+    #[inline(always)]
     pub(super) fn code(&mut self, ty: &'static str, want: &str, accepts: impl Fn(u8) -> bool) -> Result<u8> {
+        match self.key.get(self.pos) {
+            Some(&code) if accepts(code) => {
+                self.pos += 1;
+                Ok(code)
+            }
+            _ => Err(self.not_the_code(ty, want)),
+        }
+    }
+
+    /// Why the next byte is not the type code that was wanted.
+    #[cold]
+    #[inline(never)]
+    fn not_the_code(&self, ty: &'static str, want: &str) -> Error {
         if self.at_nested_end() {
-            return Err(Error::invalid(
+            return Error::invalid(
                 ty,
                 format!(
                     "the nested tuple ends here (00), where {want} was expected; it has fewer elements than the type"
                 ),
-            ));
+            );
         }
-        let Some(code) = self.peek() else {
-            return Err(Error::Truncated {
-                at: Location::at(self.pos),
-                detail: "the tuple has fewer fields than the type",
-            });
-        };
-        if !accepts(code) {
-            return Err(Error::invalid(
+        match self.peek() {
+            None => Error::Truncated { at: Location::at(self.pos), detail: "the tuple has fewer fields than the type" },
+            Some(code) => Error::invalid(
                 ty,
                 format!("found {} (type code {code:02x}) where {want} was expected", code_name(code)),
-            ));
+            ),
         }
-        self.pos += 1;
-        Ok(code)
+    }
+
+    /// Reads an integer of at most 8 bytes (type codes `0c..1c`) as its sign and magnitude,
+    /// with one load of the word that ends at its last byte. `None`, having read nothing,
+    /// for anything else: an arbitrary-precision code, a key cut short, a leading zero byte,
+    /// which the full reader then reports.
+    #[inline(always)]
+    pub(super) fn small_integer(&mut self) -> Option<(bool, u64)> {
+        let pos = self.pos;
+        let code = *self.key.get(pos)?;
+        if code == ZERO {
+            self.pos = pos + 1;
+            return Some((false, 0));
+        }
+        let n = usize::from(code.abs_diff(ZERO));
+        if !(1..=8).contains(&n) {
+            return None;
+        }
+        let end = pos + 1 + n;
+        let word = match end.checked_sub(8).and_then(|start| self.key.get(start..end)) {
+            Some(word) => u64::from_be_bytes(word.try_into().ok()?),
+            // Fewer than 8 bytes before the integer's end: only at the start of a short key.
+            None => {
+                let mut word = [0u8; 8];
+                copy_short(&mut word[8 - n..], self.key.get(pos + 1..end)?);
+                u64::from_be_bytes(word)
+            }
+        };
+        let mask = u64::MAX >> (64 - 8 * n);
+        let magnitude = if code < ZERO { !word & mask } else { word & mask };
+        // A magnitude of fewer bytes than the code says has a leading zero byte.
+        if magnitude <= mask >> 8 {
+            return None;
+        }
+        self.pos = end;
+        Some((code < ZERO, magnitude))
     }
 
     /// Takes the next `n` bytes of a field.
@@ -232,54 +276,46 @@ impl<'de> TupleReader<'de> {
 
     /// Takes an escaped byte string's body and its `00` end: every `00` inside is written
     /// `00 ff`. Borrowed when it holds no escape.
-    #[inline]
+    #[inline(always)]
     pub(super) fn escaped(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
         let rest = &self.key[self.pos..];
-        let mut owned: Option<Vec<u8>> = None;
-        let mut from = 0;
-        loop {
-            let Some(at) = find_zero(&rest[from..]).map(|i| from + i) else {
+        if let Some(at) = find_byte(rest, 0)
+            && rest.get(at + 1) != Some(&0xff)
+        {
+            self.pos += at + 1;
+            return Ok(Cow::Borrowed(&rest[..at]));
+        }
+        self.unescape(ty)
+    }
+
+    /// [`escaped`](Self::escaped) for a value that holds an escape (or has no end): one pass
+    /// to find its end, then its runs copied into a vector of its exact length.
+    #[inline(never)]
+    fn unescape(&mut self, ty: &'static str) -> Result<Cow<'de, [u8]>> {
+        let rest = &self.key[self.pos..];
+        let (mut from, mut escapes) = (0, 0);
+        let end = loop {
+            let Some(at) = find_byte(&rest[from..], 0).map(|i| from + i) else {
                 return Err(Error::invalid(
                     ty,
                     "the key ends inside the value: it has no 00 end byte (a 00 inside the value is written 00 ff)",
                 ));
             };
-            if rest.get(at + 1) == Some(&0xff) {
-                owned.get_or_insert_with(Vec::new).extend_from_slice(&rest[from..=at]);
-                from = at + 2;
-                continue;
+            if rest.get(at + 1) != Some(&0xff) {
+                break at;
             }
-            self.pos += at + 1;
-            return Ok(match owned {
-                None => Cow::Borrowed(&rest[..at]),
-                Some(mut buf) => {
-                    buf.extend_from_slice(&rest[from..at]);
-                    Cow::Owned(buf)
-                }
-            });
+            escapes += 1;
+            from = at + 2;
+        };
+        let body = &rest[..end];
+        let mut out = Vec::with_capacity(end - escapes);
+        let mut from = 0;
+        while let Some(at) = find_byte(&body[from..], 0) {
+            out.extend_from_slice(&body[from..=from + at]);
+            from += at + 2;
         }
+        out.extend_from_slice(&body[from..]);
+        self.pos += end + 1;
+        Ok(Cow::Owned(out))
     }
-}
-
-/// The index of the first `00` in `bytes`, eight bytes at a time: a string field ends at its
-/// first `00` that no `ff` follows, and this search is most of the time spent reading one.
-#[inline]
-pub(super) fn find_zero(bytes: &[u8]) -> Option<usize> {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        // A byte of `word` is zero exactly where this has its top bit set, the lowest such
-        // byte first (a borrow only carries upwards from a zero byte).
-        let zeros = word.wrapping_sub(LOW) & !word & HIGH;
-        if zeros != 0 {
-            return Some(offset + zeros.trailing_zeros() as usize / 8);
-        }
-        offset += 8;
-    }
-    chunks.remainder().iter().position(|&b| b == 0).map(|i| offset + i)
 }

@@ -1,6 +1,5 @@
 use std::borrow::Cow;
 
-use super::reader::find_zero;
 use super::*;
 use crate::field::{ByteStrings, Floats, Ints, Strings, Versionstamp};
 
@@ -48,6 +47,11 @@ fn non_canonical_integers_are_refused() {
     // Any short value under a big code.
     let msg = err::<(u64,)>(b"\x1d\x01\x05");
     assert!(msg.contains("canonical form"), "{msg}");
+    // The same refusals after a longer field, and an integer cut short.
+    let msg = err::<(&str, i64)>(b"\x02long text\x00\x11\xff\x12\x34");
+    assert!(msg.contains("leading zero"), "{msg}");
+    let msg = err::<(&str, u32)>(b"\x02long text\x00\x18\x01\x02");
+    assert!(msg.contains("needs 4"), "{msg}");
 }
 
 #[test]
@@ -109,6 +113,12 @@ fn strings_and_bytes_escape_nul() {
     assert!(FdbTuple::read_str(&mut TupleReader::new(b"\x02\xff\x00"), "String").is_err());
     // A string is not a byte string.
     assert!(FdbTuple::read_bytes(&mut TupleReader::new(b"\x02\x00"), "Vec<u8>").is_err());
+    // Escapes next to each other and at both ends, and an escaped value with no end.
+    let mut reader = TupleReader::new(b"\x01\x00\xff\x00\xffa\x00\xff\x00\x14");
+    assert_eq!(FdbTuple::read_bytes(&mut reader, "Vec<u8>").unwrap(), Cow::<[u8]>::Owned(b"\x00\x00a\x00".to_vec()));
+    assert_eq!(reader.position(), 9);
+    let msg = FdbTuple::read_bytes(&mut TupleReader::new(b"\x01a\x00\xffb"), "Vec<u8>").unwrap_err().to_string();
+    assert!(msg.contains("00 end"), "{msg}");
 }
 
 #[test]
@@ -194,7 +204,7 @@ fn the_zero_search_finds_the_first_zero() {
                 }
             }
             let expected = bytes.iter().position(|&b| b == 0);
-            assert_eq!(find_zero(&bytes), expected, "{bytes:02x?}");
+            assert_eq!(crate::key_buf::find_byte(&bytes, 0), expected, "{bytes:02x?}");
         }
     }
 }
@@ -232,6 +242,10 @@ fn integers_match_the_spec_at_every_length_boundary() {
         if let Ok(x) = i64::try_from(v) {
             assert_eq!(key(&(x,)), expected, "i64 {v}");
             assert_eq!(FdbTuple::default().from_key::<(i64,)>(&expected).unwrap(), (x,));
+            // After 8 bytes or more, where the reader loads the word that ends the integer.
+            let after = [&b"\x02eight by\x00"[..], &expected].concat();
+            assert_eq!(FdbTuple::default().from_key::<(&str, i64)>(&after).unwrap(), ("eight by", x));
+            assert_eq!(FdbTuple::default().from_key::<(&str, i128)>(&after).unwrap(), ("eight by", v));
         }
         if let Ok(x) = u64::try_from(v) {
             assert_eq!(key(&(x,)), expected, "u64 {v}");

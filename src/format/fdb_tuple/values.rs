@@ -131,53 +131,103 @@ fn out_of_range(negative: bool, magnitude: u128, ty: &'static str) -> Error {
     }
 }
 
+/// The full reader for a 64-bit-or-narrower type: an arbitrary-precision code (too big for
+/// it) or bytes that are not an integer, for the error `read_integer` gives.
+#[cold]
+#[inline(never)]
+fn read_int_slow<T: TryFrom<i128>>(r: &mut TupleReader<'_>, ty: &'static str) -> Result<T> {
+    let (negative, magnitude) = read_integer(r, ty)?;
+    let wide = if negative { 0i128.checked_sub_unsigned(magnitude) } else { i128::try_from(magnitude).ok() };
+    wide.and_then(|w| T::try_from(w).ok()).ok_or_else(|| out_of_range(negative, magnitude, ty))
+}
+
+#[cold]
+#[inline(never)]
+fn small_out_of_range(negative: bool, magnitude: u64, ty: &'static str) -> Error {
+    out_of_range(negative, magnitude.into(), ty)
+}
+
 macro_rules! fdb_signed {
-    ($($ty:ty => $wide:ty, $write:ident);*) => {$(
+    ($($ty:ty),*) => {$(
         impl Ints<$ty> for FdbTuple {
             #[inline]
             fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
                 #[allow(clippy::cast_lossless)]
-                let wide = value as $wide;
-                $write(wide < 0, wide.unsigned_abs(), out);
+                let wide = value as i64;
+                write_int64(wide < 0, wide.unsigned_abs(), out);
                 Ok(())
             }
 
             #[inline]
             fn read_int(input: &mut TupleReader<'_>) -> Result<$ty> {
                 let ty = stringify!($ty);
-                let (negative, magnitude) = read_integer(input, ty)?;
-                let wide = if negative { 0i128.checked_sub_unsigned(magnitude) } else { i128::try_from(magnitude).ok() };
-                wide.and_then(|w| <$ty>::try_from(w).ok()).ok_or_else(|| out_of_range(negative, magnitude, ty))
+                let Some((negative, magnitude)) = input.small_integer() else {
+                    return read_int_slow(input, ty);
+                };
+                let wide = if negative { 0i64.checked_sub_unsigned(magnitude) } else { i64::try_from(magnitude).ok() };
+                wide.and_then(|w| <$ty>::try_from(w).ok()).ok_or_else(|| small_out_of_range(negative, magnitude, ty))
             }
         }
     )*};
 }
 
 macro_rules! fdb_unsigned {
-    ($($ty:ty => $wide:ty, $write:ident);*) => {$(
+    ($($ty:ty),*) => {$(
         impl Ints<$ty> for FdbTuple {
             #[inline]
             fn write_int<S: Sink>(value: $ty, out: &mut S) -> Result<()> {
                 #[allow(clippy::cast_lossless)]
-                $write(false, value as $wide, out);
+                write_int64(false, value as u64, out);
                 Ok(())
             }
 
             #[inline]
             fn read_int(input: &mut TupleReader<'_>) -> Result<$ty> {
                 let ty = stringify!($ty);
-                let (negative, magnitude) = read_integer(input, ty)?;
+                let Some((negative, magnitude)) = input.small_integer() else {
+                    return read_int_slow(input, ty);
+                };
                 let value = if negative { None } else { <$ty>::try_from(magnitude).ok() };
-                value.ok_or_else(|| out_of_range(negative, magnitude, ty))
+                value.ok_or_else(|| small_out_of_range(negative, magnitude, ty))
             }
         }
     )*};
 }
 
-fdb_signed!(i8 => i64, write_int64; i16 => i64, write_int64; i32 => i64, write_int64; i64 => i64, write_int64;
-    isize => i64, write_int64; i128 => i128, write_integer);
-fdb_unsigned!(u8 => u64, write_int64; u16 => u64, write_int64; u32 => u64, write_int64; u64 => u64, write_int64;
-    usize => u64, write_int64; u128 => u128, write_integer);
+fdb_signed!(i8, i16, i32, i64, isize);
+fdb_unsigned!(u8, u16, u32, u64, usize);
+
+impl Ints<i128> for FdbTuple {
+    #[inline]
+    fn write_int<S: Sink>(value: i128, out: &mut S) -> Result<()> {
+        write_integer(value < 0, value.unsigned_abs(), out);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_int(input: &mut TupleReader<'_>) -> Result<i128> {
+        let (negative, magnitude) = read_integer(input, "i128")?;
+        let wide = if negative { 0i128.checked_sub_unsigned(magnitude) } else { i128::try_from(magnitude).ok() };
+        wide.ok_or_else(|| out_of_range(negative, magnitude, "i128"))
+    }
+}
+
+impl Ints<u128> for FdbTuple {
+    #[inline]
+    fn write_int<S: Sink>(value: u128, out: &mut S) -> Result<()> {
+        write_integer(false, value, out);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_int(input: &mut TupleReader<'_>) -> Result<u128> {
+        let (negative, magnitude) = read_integer(input, "u128")?;
+        if negative {
+            return Err(out_of_range(negative, magnitude, "u128"));
+        }
+        Ok(magnitude)
+    }
+}
 
 // ---- Floats ----
 
