@@ -333,32 +333,7 @@ impl Rekey {
         }
         let pairs: Vec<(&str, &str)> =
             self.targets.iter().zip(&texts).map(|((field, _), text)| (field.name, text.as_str())).collect();
-        self.to.encode(&pairs).map_err(|e| self.beyond_type(old, &computed, e))
-    }
-
-    /// `fault`, or, when it is about a value moved into a field whose integer type cannot
-    /// hold it, an error that says so (the encoder's own speaks of digits or of decoding).
-    /// `computed` holds the computed fields' values in order.
-    fn beyond_type(&self, old: &Inspection, computed: &[Value], fault: Error) -> Error {
-        let mut computed = computed.iter();
-        let at = fault.location().name();
-        for (i, (field, source)) in self.targets.iter().enumerate() {
-            let found = match source {
-                Source::Field(name) => {
-                    let from = value_fields(self.from).into_iter().find(|f| f.name == *name);
-                    old.value(name).and_then(|value| fit::beyond_type(field, from, value))
-                }
-                Source::Fixed(_) => None,
-                Source::Computed(_) => computed.next().and_then(|value| fit::beyond_type(field, None, value)),
-            };
-            if let Some(found) = found {
-                // The first fault in key order is the one reported: the encoder's, when it is
-                // about a field before this one.
-                let before = self.targets[..i].iter().any(|(earlier, _)| at == Some(earlier.name));
-                return if before { fault } else { found };
-            }
-        }
-        fault
+        self.to.encode(&pairs).map_err(|e| self.encode_fault(old, &computed, e))
     }
 
     /// The re-keying back, from the new design to the old, when the new key holds every old

@@ -1,14 +1,103 @@
-//! Whether an integer moved into a new field fits that field's integer type. `Schema::encode`
-//! finds such a value only by reading the key back, or in a format's writer, so its message
-//! speaks of digits or of decoding into a wider type: a re-key says what happened instead,
-//! that an old value does not fit the new field's type, and what to change.
+//! What a re-key reports when the new key cannot be written. `Schema::encode` finds an integer
+//! beyond its field's type only by reading the key back, or in a format's writer, so its
+//! message speaks of digits or of decoding into a wider type: a re-key says what happened
+//! instead, that an old value does not fit the new field's type, and what to change. And the
+//! new design redacts only its own sensitive fields: a value moved from an old field marked
+//! sensitive into a new field that is not is taken out here.
 
-use crate::error::Error;
-use crate::schema::{FieldSchema, Value};
+use super::{Rekey, Source, value_fields};
+use crate::error::{Error, Location};
+use crate::schema::{FieldSchema, Inspection, Value};
 
 /// The words a redacted message puts in place of a value; the same as the schema's, so that a
 /// message redacted here is kept as it is by the schema's redaction.
 const WITHHELD: &str = "(a field marked sensitive: its value is not shown)";
+
+impl Rekey {
+    /// `fault`, the encoder's, as a re-key reports it: see the module's text.
+    pub(super) fn encode_fault(&self, old: &Inspection, computed: &[Value], fault: Error) -> Error {
+        let fault = self.beyond_type(old, computed, fault);
+        self.redact_moved(fault)
+    }
+
+    /// `fault`, or, when it is about a value moved into a field whose integer type cannot
+    /// hold it, an error that says so. `computed` holds the computed fields' values in order.
+    fn beyond_type(&self, old: &Inspection, computed: &[Value], fault: Error) -> Error {
+        let mut computed = computed.iter();
+        let at = fault.location().name();
+        for (i, (field, source)) in self.targets.iter().enumerate() {
+            let found = match source {
+                Source::Field(name) => {
+                    let from = value_fields(self.from).into_iter().find(|f| f.name == *name);
+                    old.value(name).and_then(|value| beyond_type(field, from, value))
+                }
+                Source::Fixed(_) => None,
+                Source::Computed(_) => computed.next().and_then(|value| beyond_type(field, None, value)),
+            };
+            if let Some(found) = found {
+                // The first fault in key order is the one reported: the encoder's, when it is
+                // about a field before this one.
+                let before = self.targets[..i].iter().any(|(earlier, _)| at == Some(earlier.name));
+                return if before { fault } else { found };
+            }
+        }
+        fault
+    }
+
+    /// `fault` without the value it quotes when that value came from an old field marked
+    /// sensitive into a new field that is not; a fault that names no field is taken to be
+    /// about such a value whenever the mapping moves one.
+    fn redact_moved(&self, mut fault: Error) -> Error {
+        let moved: Vec<(&FieldSchema, &FieldSchema)> = self
+            .targets
+            .iter()
+            .filter_map(|(field, source)| match source {
+                Source::Field(name) if !field.sensitive => {
+                    self.from.field(name).filter(|old| old.sensitive).map(|old| (*field, old))
+                }
+                _ => None,
+            })
+            .collect();
+        if moved.is_empty() {
+            return fault;
+        }
+        match fault.location().name() {
+            Some(name) => {
+                let Some((field, old)) = moved.iter().find(|(field, _)| field.name == name) else { return fault };
+                // The old design redacts what it knows by its own field's name.
+                rename(&mut fault, old.name);
+                let mut redacted = self.from.redact_error(fault);
+                rename(&mut redacted, field.name);
+                redacted
+            }
+            None => match fault {
+                Error::InvalidArgument { what, .. } => {
+                    let names: Vec<&str> = moved.iter().map(|(field, _)| field.name).collect();
+                    Error::argument(
+                        what,
+                        format!(
+                            "a value moved into {} is not one the new design can write {WITHHELD}; check the old \
+                             values against the new fields' types and attributes",
+                            super::list(&names)
+                        ),
+                    )
+                }
+                other => self.from.redact_error(other),
+            },
+        }
+    }
+}
+
+/// `err` about the field `name`, at the same field and byte.
+fn rename(err: &mut Error, name: &'static str) {
+    if let Some(at) = err.location_mut() {
+        let renamed = Location::UNKNOWN.with_name(name);
+        *at = match (at.field(), at.offset()) {
+            (Some(field), Some(offset)) => renamed.fill(field, None, offset),
+            _ => renamed,
+        };
+    }
+}
 
 /// The type inside an `Option<...>`, without its path.
 fn bare_type(rust_type: &str) -> &str {
@@ -34,7 +123,7 @@ fn int_range(ty: &str) -> Option<(i128, i128)> {
 /// The fault, when `value` is an integer beyond the type of the new field `to`. `from` is the
 /// old field the value comes from, `None` for a computed value. The value is shown unless
 /// either field is marked sensitive.
-pub(super) fn beyond_type(to: &'static FieldSchema, from: Option<&FieldSchema>, value: &Value) -> Option<Error> {
+fn beyond_type(to: &'static FieldSchema, from: Option<&FieldSchema>, value: &Value) -> Option<Error> {
     let &Value::Int(v) = value else { return None };
     let ty = bare_type(to.rust_type);
     let (min, max) = int_range(ty)?;
@@ -112,6 +201,31 @@ mod tests {
             let err = rekey.rekey(&old.encode(&[("id", "a"), ("n", "70123")]).unwrap()).unwrap_err().to_string();
             assert!(err.contains("does not fit the new field's type u16"), "{err}");
             assert!(err.contains("its value is not shown") && !err.contains("70123"), "{err}");
+        }
+    }
+
+    /// A key of `id` and a field `name` (`i64`, of `encoding` with `extra` attributes).
+    fn numbered(format: &str, name: &str, encoding: &str, extra: &str) -> &'static Schema {
+        let delimiter = if format == "delimited" { r##", "delimiter": "#""## } else { "" };
+        Schema::from_json(&format!(
+            r#"{{ "rowkey_schema": 1, "type": "T", "format": "{format}"{delimiter},
+                 "fields": [{{ "name": "id", "type": "String", "encoding": "utf8" }},
+                            {{ "name": "{name}", "type": "i64", "encoding": "{encoding}"{extra} }}] }}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_value_moved_from_a_sensitive_field_into_one_that_is_not_is_not_shown() {
+        let old = numbered("ordered", "secret", "int64", r#", "sensitive": true"#);
+        let narrow = numbered("delimited", "n", "decimal", r#", "width": 5, "signed": true"#);
+        let delimited_int64 = numbered("delimited", "n", "int64", "");
+        for new in [narrow, delimited_int64] {
+            let rekey = Rekey::builder(old, new).rename("secret", "n").build().unwrap();
+            let key = old.encode(&[("id", "a"), ("secret", "9876543")]).unwrap();
+            let err = rekey.rekey(&key).unwrap_err().to_string();
+            assert!(err.contains("its value is not shown") && err.contains("`n`"), "{err}");
+            assert!(!err.contains("9876543"), "{err}");
         }
     }
 
