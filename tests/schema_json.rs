@@ -228,7 +228,11 @@ fn a_reversed_field_refuses_a_negative_value_by_name() {
     let err = new.encode_values(&[rowkey::schema::Value::Int(-5)]).unwrap_err().to_string();
     assert!(err.contains(expected), "{err}");
     let rekey = rowkey::rekey::Rekey::builder(old, new).build().unwrap();
+    // A re-key says where the value came from and what to change, at the same field and byte.
     let err = rekey.rekey(&old.encode(&[("ts", "-5")]).unwrap()).unwrap_err().to_string();
+    let expected = "in field 0 (`ts`) at byte 0: cannot encode this u64: the old field `ts` (i64) holds -5, which does \
+                    not fit the new field's type u64 (0 to 18446744073709551615); give `ts` a type that holds the old \
+                    field's values (such as i64)";
     assert!(err.contains(expected), "{err}");
     assert_eq!(rekey.rekey(&old.encode(&[("ts", "5")]).unwrap()).unwrap().as_bytes(), b"18446744073709551610");
 }

@@ -38,7 +38,15 @@ impl Rekey {
                 // The first fault in key order is the one reported: the encoder's, when it is
                 // about a field before this one.
                 let before = self.targets[..i].iter().any(|(earlier, _)| at == Some(earlier.name));
-                return if before { fault } else { found };
+                if before {
+                    return fault;
+                }
+                // At the field and byte the encoder found it, when it found it at this field.
+                let place = fault.location();
+                return match (place.name() == Some(field.name), place.field(), place.offset()) {
+                    (true, Some(index), Some(offset)) => found.in_field(index, Some(field.name), offset),
+                    _ => found,
+                };
             }
         }
         fault
