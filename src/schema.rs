@@ -70,6 +70,7 @@ mod value;
 
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
+pub(crate) use encode_values::{bare_type, int_range};
 pub(crate) use inspection::ValueText;
 pub use inspection::{InspectedField, Inspection, Revealed};
 pub use next::ScanNext;

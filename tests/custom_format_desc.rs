@@ -14,6 +14,8 @@
 //!
 //! Cases per property: 256, or `PROPTEST_CASES`.
 
+mod common;
+
 use std::cmp::Ordering;
 
 use proptest::prelude::*;
@@ -349,15 +351,8 @@ fn row() -> impl Strategy<Value = Row> {
         .prop_map(|(a, b, c, d, e)| (a, Desc(b), Desc(c), d, Desc(e)))
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(256))]
 
     /// Keys sort as the rows do (`Desc` fields reversed), and read back as the row.
     #[test]

@@ -51,15 +51,8 @@ fn same_answer<T: RowKeyOwned + KeySchema + std::fmt::Debug>(value: &T, fields: 
     Ok(())
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(256))]
 
     #[test]
     fn delimited(station in text_with("#"), channel in channel(), at in reversible(), host in host_or_not()) {

@@ -151,6 +151,7 @@ pub use model::{FieldType, ReadField, ValueFormat, WriteField};
 pub use nested::Nested;
 pub use numeric::{Numeric, Numerics};
 pub use reversed::{Reversed, ReversedInts};
+pub(crate) use sink::KeySink;
 pub use sink::{Directed, Sink};
 pub use text::{DecodeText, EncodeText};
 #[cfg(feature = "ulid")]

@@ -7,7 +7,7 @@
 
 use super::{Rekey, Source, value_fields};
 use crate::error::{Error, Location};
-use crate::schema::{FieldSchema, Inspection, Value};
+use crate::schema::{FieldSchema, Inspection, Value, bare_type, int_range};
 
 /// The words a redacted message puts in place of a value; the same as the schema's, so that a
 /// message redacted here is kept as it is by the schema's redaction.
@@ -105,27 +105,6 @@ fn rename(err: &mut Error, name: &'static str) {
             _ => renamed,
         };
     }
-}
-
-/// The type inside an `Option<...>`, without its path.
-fn bare_type(rust_type: &str) -> &str {
-    let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
-    inner.rsplit(':').next().unwrap_or(inner)
-}
-
-/// The values of a primitive integer type; `None` for any other type.
-fn int_range(ty: &str) -> Option<(i128, i128)> {
-    Some(match ty {
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" => (0, u64::MAX.into()),
-        _ => return None,
-    })
 }
 
 /// The fault, when `value` is an integer beyond the type of the new field `to`. `from` is the

@@ -115,21 +115,22 @@ fn holds(format: Format, field: &FieldSchema, value: &Value) -> bool {
 }
 
 /// The type inside an `Option<...>`, without its path.
-fn bare_type(rust_type: &str) -> &str {
+pub(crate) fn bare_type(rust_type: &str) -> &str {
     let inner = rust_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(rust_type);
     inner.rsplit(':').next().unwrap_or(inner)
 }
 
-fn int_range(ty: &str) -> Option<(i128, i128)> {
+/// The values of a primitive integer type; `None` for any other type.
+pub(crate) fn int_range(ty: &str) -> Option<(i128, i128)> {
     Some(match ty {
         "i8" => (i8::MIN.into(), i8::MAX.into()),
         "i16" => (i16::MIN.into(), i16::MAX.into()),
         "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" => (i64::MIN.into(), i64::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
         "u8" => (0, u8::MAX.into()),
         "u16" => (0, u16::MAX.into()),
         "u32" => (0, u32::MAX.into()),
-        "u64" => (0, u64::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
         _ => return None,
     })
 }

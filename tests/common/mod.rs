@@ -182,3 +182,9 @@ pub struct DeviceEventText {
     pub device: String,
     pub seq: u64,
 }
+
+/// A property's cases: `PROPTEST_CASES` when set, else `cases`.
+pub fn proptest_config(cases: u32) -> proptest::prelude::ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
+    proptest::prelude::ProptestConfig { cases, ..proptest::prelude::ProptestConfig::default() }
+}

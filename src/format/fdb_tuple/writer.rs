@@ -2,7 +2,7 @@
 
 use super::FdbTuple;
 use crate::error::Result;
-use crate::field::{Sink, WriteField};
+use crate::field::{KeySink, WriteField};
 use crate::key::Key;
 
 /// Writes a key's fields one after another, naming the field in any error.
@@ -100,27 +100,5 @@ impl<'a> TupleWriter<'a> {
         value.write(&mut self.out).map_err(|e| e.in_field(self.index, name, start))?;
         self.index += 1;
         Ok(self)
-    }
-}
-
-/// The key as the fields' sink. `Key`'s own `Sink` methods stay calls, about 20 instructions
-/// each; these are inlined into the field's encoder, where a write of a known length (a
-/// double's 9 bytes) becomes a fixed move.
-struct KeySink<'a>(&'a mut Key);
-
-impl Sink for KeySink<'_> {
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
-
-    #[inline(always)]
-    fn write_byte(&mut self, byte: u8) {
-        self.0.push(byte);
-    }
-
-    #[inline(always)]
-    fn write_framed(&mut self, head: u8, bytes: &[u8], tail: u8) {
-        self.0.extend_framed(head, bytes, tail);
     }
 }

@@ -3,7 +3,7 @@
 use super::Memcomparable;
 use super::cursor::Cursor;
 use crate::error::{Error, Result};
-use crate::field::{ReadField, Sink, WriteField};
+use crate::field::{KeySink, ReadField, WriteField};
 use crate::format::key_format::{KeyFormat, store_key_io};
 use crate::format::prefix::check_raw_prefix;
 use crate::key::Key;
@@ -132,22 +132,6 @@ impl<'a> MemcomparableWriter<'a> {
             }
         }
         Ok(self)
-    }
-}
-
-/// The key as a field's sink, with every write inlined: the fields here are a few fixed-width
-/// writes each, for which a call per write would be most of the work.
-struct KeySink<'a>(&'a mut Key);
-
-impl Sink for KeySink<'_> {
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
-
-    #[inline(always)]
-    fn write_byte(&mut self, byte: u8) {
-        self.0.push(byte);
     }
 }
 
