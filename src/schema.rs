@@ -77,6 +77,7 @@ pub use next::ScanNext;
 #[cfg(feature = "bigtable")]
 pub(crate) use parse::parse_value;
 pub use redact::Redacted;
+pub(crate) use redact::WITHHELD;
 pub use scan::EmptyScan;
 pub use schema_format::SchemaFormat;
 pub use value::Value;

@@ -7,11 +7,8 @@
 
 use super::{Rekey, Source, value_fields};
 use crate::error::{Error, Location};
-use crate::schema::{FieldSchema, Inspection, Value, bare_type, int_range};
-
-/// The words a redacted message puts in place of a value; the same as the schema's, so that a
-/// message redacted here is kept as it is by the schema's redaction.
-const WITHHELD: &str = "(a field marked sensitive: its value is not shown)";
+// The schema's words for a withheld value, so that its redaction keeps a message made here.
+use crate::schema::{FieldSchema, Inspection, Value, WITHHELD, bare_type, int_range};
 
 impl Rekey {
     /// `fault`, the encoder's, as a re-key reports it: see the module's text.
