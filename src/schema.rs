@@ -205,7 +205,7 @@ impl Schema {
     /// struct Page { host: String, path: String }
     ///
     /// let fields = Page::SCHEMA.key_fields();
-    /// assert_eq!(fields[0], KeyField::Prefix("web"));
+    /// assert_eq!(fields[0], KeyField::Prefix(b"web"));
     /// assert!(matches!(fields[1], KeyField::Bucket(salt) if salt.buckets == 4));
     /// assert_eq!(fields[3].name(), "path");
     /// ```
@@ -263,6 +263,15 @@ impl fmt::Display for Schema {
             write!(f, "\n  {field}")?;
         }
         Ok(())
+    }
+}
+
+/// The value of a prefix field, as inspection reports it: text when the bytes are UTF-8, bytes
+/// otherwise (a table id such as `bd 89`).
+pub(crate) fn prefix_value(prefix: &[u8]) -> Value {
+    match std::str::from_utf8(prefix) {
+        Ok(text) => Value::Str(text.to_owned()),
+        Err(_) => Value::Bytes(prefix.to_vec()),
     }
 }
 
@@ -332,8 +341,8 @@ impl FieldSchema {
 /// One field of a key in key order, as [`Schema::key_fields`] lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyField {
-    /// The constant prefix field and its text.
-    Prefix(&'static str),
+    /// The constant prefix field and its bytes.
+    Prefix(&'static [u8]),
     /// The salt bucket field.
     Bucket(SaltSchema),
     /// A field of the key struct (or of a struct flattened into it).
@@ -356,7 +365,10 @@ impl KeyField {
 impl fmt::Display for KeyField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            KeyField::Prefix(prefix) => write!(f, "{}: {prefix:?}", Schema::PREFIX_FIELD),
+            KeyField::Prefix(prefix) => match prefix_value(prefix) {
+                Value::Str(text) => write!(f, "{}: {text:?}", Schema::PREFIX_FIELD),
+                bytes => write!(f, "{}: {bytes}", Schema::PREFIX_FIELD),
+            },
             KeyField::Bucket(salt) => write!(f, "{}: {salt}", Schema::BUCKET_FIELD),
             KeyField::Value(field) => field.fmt(f),
         }

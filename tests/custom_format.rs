@@ -111,8 +111,8 @@ mod tagged {
             self.push(Some(name), value)
         }
 
-        fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
-            self.out.extend_from_slice(prefix.as_bytes());
+        fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self> {
+            self.out.extend_from_slice(prefix);
             Ok(self)
         }
     }
@@ -187,13 +187,13 @@ mod tagged {
             self.read(Some(name))
         }
 
-        fn prefix(&mut self, prefix: &'static str) -> Result<()> {
-            if !self.key[self.pos..].starts_with(prefix.as_bytes()) {
-                return Err(Error::invalid("prefix", format!("the key does not start with {prefix:?}")).in_field(
-                    0,
-                    Some("prefix"),
-                    self.pos,
-                ));
+        fn prefix(&mut self, prefix: &'static [u8]) -> Result<()> {
+            if !self.key[self.pos..].starts_with(prefix) {
+                return Err(Error::invalid(
+                    "prefix",
+                    format!("the key does not start with {:?}", String::from_utf8_lossy(prefix)),
+                )
+                .in_field(0, Some("prefix"), self.pos));
             }
             self.pos += prefix.len();
             Ok(())
@@ -547,7 +547,7 @@ fn the_scan_builder_bounds_exactly_the_matching_keys() {
     check(Event::scan().tenant_starts_with("a").ranges().unwrap(), &|e| e.tenant.starts_with('a'));
     // The same bounds through the format's builder, as code generic over the format gets it.
     let mut scan = ScanFormat::scan(&Tagged, 4);
-    KeyScan::prefix(&mut scan, "ev").unwrap().fix("a").unwrap().fix(&6u32).unwrap();
+    KeyScan::prefix(&mut scan, b"ev").unwrap().fix("a").unwrap().fix(&6u32).unwrap();
     check(KeyScan::ranges(&scan), &|e| e.tenant == "a" && e.day == 6);
 }
 
@@ -563,7 +563,7 @@ fn spreads() -> impl Strategy<Value = Spread> {
 fn the_schema_names_the_format_and_its_fields() {
     let schema = Event::SCHEMA;
     assert_eq!(schema.format.to_string(), "tagged");
-    assert_eq!(schema.prefix, Some("ev"));
+    assert_eq!(schema.prefix, Some(&b"ev"[..]));
     let names: Vec<&str> = schema.fields.iter().map(|f| f.name).collect();
     assert_eq!(names, ["tenant", "day", "seq", "done"]);
     assert_eq!(Event::cmp(&event("a", 1, 1, true), &event("a", 1, 2, false)), Ordering::Less);

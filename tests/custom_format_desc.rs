@@ -88,8 +88,8 @@ mod crdb {
             self.push(Some(name), value)
         }
 
-        fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
-            self.out.extend_from_slice(prefix.as_bytes());
+        fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self> {
+            self.out.extend_from_slice(prefix);
             Ok(self)
         }
     }
@@ -126,8 +126,8 @@ mod crdb {
             self.pull(Some(name))
         }
 
-        fn prefix(&mut self, prefix: &'static str) -> Result<()> {
-            if !self.key[self.pos..].starts_with(prefix.as_bytes()) {
+        fn prefix(&mut self, prefix: &'static [u8]) -> Result<()> {
+            if !self.key[self.pos..].starts_with(prefix) {
                 return Err(Error::invalid("prefix", "another prefix"));
             }
             self.pos += prefix.len();

@@ -269,7 +269,7 @@ fn schema_describes_the_key() {
     assert_eq!(WebPage::SCHEMA.field("host").unwrap().transform, Transform::ReverseDomain);
     assert_eq!(Path::SCHEMA.max_len, 24);
     assert_eq!(Path::SCHEMA.fields.len(), 1, "skipped fields are not part of the key");
-    assert_eq!(Path::SCHEMA.key_fields()[0], KeyField::Prefix("tenant"));
+    assert_eq!(Path::SCHEMA.key_fields()[0], KeyField::Prefix(b"tenant"));
 
     let sample = Sample::SCHEMA;
     assert_eq!(sample.fields[0].encoding, Encoding::Flattened(&Device::SCHEMA));

@@ -50,9 +50,9 @@ pub struct Device {
     pub id: [u8; 4],
 }
 
-/// A delimited key with every text attribute.
+/// A delimited key with every text attribute, behind a byte-string prefix.
 #[derive(RowKey, Debug, Clone, PartialEq, Eq)]
-#[rowkey(delimited = "#", salt(buckets = 10, from = [day], hash = "modulo"))]
+#[rowkey(delimited = "#", prefix = b"\xbd\x89", salt(buckets = 10, from = [day], hash = "modulo"))]
 pub struct Daily {
     /// The day, as eight digits.
     #[rowkey(width = 8)]

@@ -123,7 +123,7 @@ fn a_flattened_keys_prefix_is_located_where_it_is() {
     let err = both_refuse::<EveryText>(&EveryText::SCHEMA, &key);
     assert_eq!((err.location().name(), err.location().offset()), (Some("prefix"), Some(at)));
     assert_eq!(err.location().field(), Some(15));
-    assert_eq!(ShardText::SCHEMA.prefix, Some("sh"));
+    assert_eq!(ShardText::SCHEMA.prefix, Some(&b"sh"[..]));
 }
 
 #[test]

@@ -150,11 +150,26 @@ pub struct Container {
     pub hbase: Option<Span>,
     /// `format = path::ToFormat`: a `KeyFormat` defined outside rowkey.
     pub format: Option<syn::Path>,
-    pub prefix: Option<LitStr>,
+    pub prefix: Option<Prefix>,
     pub salt: Option<Salt>,
     pub max_len: Option<(usize, LitInt)>,
     pub allow_hotspot: Option<Span>,
     pub crate_path: Option<(syn::Path, LitStr)>,
+}
+
+/// `prefix = "text"` or `prefix = b"\xbd\x89"`: the bytes every key starts with, and the
+/// literal they were written as, for errors.
+pub struct Prefix {
+    pub bytes: Vec<u8>,
+    pub lit: Lit,
+}
+
+impl Prefix {
+    /// The prefix as a byte string literal, which the runtime takes as `&'static [u8]`
+    /// whichever literal the user wrote.
+    pub fn byte_string(&self) -> syn::LitByteStr {
+        syn::LitByteStr::new(&self.bytes, self.lit.span())
+    }
 }
 
 /// `salt(buckets = N, from = [a, b], hash = "...")`.
@@ -249,8 +264,8 @@ impl Container {
                     set(cx, &mut out.format, FORMAT, span, path);
                     Ok(())
                 } else if meta.path == PREFIX {
-                    let lit = string(&meta, PREFIX, "prefix = \"tenant\"")?;
-                    set(cx, &mut out.prefix, PREFIX, span, lit);
+                    let prefix = prefix(&meta)?;
+                    set(cx, &mut out.prefix, PREFIX, span, prefix);
                     Ok(())
                 } else if meta.path == SALT {
                     let salt = salt(cx, &meta)?;
@@ -377,6 +392,24 @@ fn string(meta: &ParseNestedMeta<'_>, word: Symbol, example: &str) -> syn::Resul
     match value(meta, word, example)? {
         Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => Ok(lit),
         other => Err(syn::Error::new_spanned(other, format!("`{word}` takes a string literal: `{example}`"))),
+    }
+}
+
+/// `prefix = "text"` or `prefix = b"bytes"`.
+fn prefix(meta: &ParseNestedMeta<'_>) -> syn::Result<Prefix> {
+    match value(meta, PREFIX, "prefix = \"tenant\"")? {
+        Expr::Lit(ExprLit { lit: Lit::Str(text), .. }) => {
+            Ok(Prefix { bytes: text.value().into_bytes(), lit: Lit::Str(text) })
+        }
+        Expr::Lit(ExprLit { lit: Lit::ByteStr(bytes), .. }) => {
+            Ok(Prefix { bytes: bytes.value(), lit: Lit::ByteStr(bytes) })
+        }
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!(
+                "`{PREFIX}` takes a string or byte string literal: `prefix = \"tenant\"` or `prefix = b\"\\xbd\\x89\"`"
+            ),
+        )),
     }
 }
 

@@ -160,7 +160,10 @@ fn key_impls(cx: &Context<'_, '_>) -> TokenStream {
     let reader = quote!(#p::KeyReader::<#de, #values>);
 
     let (write_prefix, read_prefix) = match &input.attrs.prefix {
-        Some(lit) => (quote!(#writer::prefix(#w, #lit)?;), quote!(#reader::prefix(#r, #lit)?;)),
+        Some(prefix) => {
+            let lit = prefix.byte_string();
+            (quote!(#writer::prefix(#w, #lit)?;), quote!(#reader::prefix(#r, #lit)?;))
+        }
         None => (TokenStream::new(), TokenStream::new()),
     };
     let (write_bucket, read_bucket, check_bucket) = match (salt(cx, &this), salt(cx, &this_value)) {

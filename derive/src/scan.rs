@@ -309,8 +309,10 @@ fn ranges_body(input: &Input<'_>, steps: &[Step<'_, '_>], p: &TokenStream, field
         let mut #scan = #p::ScanFormat::scan(&rowkey_format, #fields);
     };
     let about_prefix = about("prefix");
-    let fix_prefix =
-        input.attrs.prefix.as_ref().map(|lit| quote!(#p::KeyScan::prefix(&mut #scan, #lit).map_err(#about_prefix)?;));
+    let fix_prefix = input.attrs.prefix.as_ref().map(|prefix| {
+        let lit = prefix.byte_string();
+        quote!(#p::KeyScan::prefix(&mut #scan, #lit).map_err(#about_prefix)?;)
+    });
     let bucket_field = if input.format().is_store() { quote!(store_bucket) } else { quote!(bucket_field) };
     let about_bucket = about("bucket");
     let fix_bucket = input

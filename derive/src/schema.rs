@@ -23,7 +23,10 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
         _ => quote!(#p::Format::Ordered),
     };
     let prefix = match &input.attrs.prefix {
-        Some(lit) => quote!(::core::option::Option::Some(#lit)),
+        Some(prefix) => {
+            let lit = prefix.byte_string();
+            quote!(::core::option::Option::Some(#lit))
+        }
         None => quote!(::core::option::Option::None),
     };
     let salt = match &input.attrs.salt {

@@ -52,9 +52,12 @@ fn check_format(cx: &Ctxt, input: &Input<'_>) {
         }
     }
     if let Some(prefix) = &attrs.prefix
-        && prefix.value().is_empty()
+        && prefix.bytes.is_empty()
     {
-        cx.error(prefix, "the prefix is empty: give the text every key of this type starts with, or remove `prefix`");
+        cx.error(
+            &prefix.lit,
+            "the prefix is empty: give the text every key of this type starts with, or remove `prefix`",
+        );
     }
 }
 
@@ -440,10 +443,10 @@ fn check_delimiter(cx: &Ctxt, input: &Input<'_>) {
     let Some(&first) = delimiter.as_bytes().first() else { return };
     let shown = |b: u8| format!("{:?} ({b:#04x})", char::from(b));
     if let Some(prefix) = &input.attrs.prefix {
-        let bytes = prefix.value().into_bytes();
+        let bytes = &prefix.bytes;
         if let (Some(&byte), Some(&lowest)) = (bytes.iter().find(|&&b| b <= first), bytes.iter().min()) {
             cx.error(
-                prefix,
+                &prefix.lit,
                 format!(
                     "the prefix holds {}, which is not above the delimiter {delimiter:?}'s first byte {}, so keys would \
                      not sort or split correctly: leave such bytes out of the prefix, or choose a delimiter below {}",

@@ -51,8 +51,12 @@ pub(crate) fn text_of(field: KeyField, store: bool, obj: &Bound<'_, PyAny>) -> P
         KeyField::Prefix(_) | KeyField::Bucket(_) => {
             return if obj.is_instance_of::<PyString>() || is_int(obj) {
                 Ok(obj.str()?.to_string())
+            } else if let (KeyField::Prefix(_), Ok(bytes)) = (field, obj.cast::<PyBytes>()) {
+                // A byte prefix as `inspect` gives it back.
+                Ok(Value::Bytes(bytes.as_bytes().to_vec()).to_string())
             } else {
-                Err(refused(field.name(), "str", obj))
+                let expected = if matches!(field, KeyField::Prefix(_)) { "str or bytes" } else { "str" };
+                Err(refused(field.name(), expected, obj))
             };
         }
         KeyField::Value(schema) => schema,

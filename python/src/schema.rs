@@ -382,7 +382,13 @@ pub struct Field {
 impl Field {
     fn of(field: KeyField) -> Field {
         match field {
-            KeyField::Prefix(prefix) => Field::computed(field.name(), "prefix", format!("prefix {prefix:?}")),
+            KeyField::Prefix(prefix) => {
+                let shown = match std::str::from_utf8(prefix) {
+                    Ok(text) => format!("prefix {text:?}"),
+                    Err(_) => format!("prefix {}", Value::Bytes(prefix.to_vec())),
+                };
+                Field::computed(field.name(), "prefix", shown)
+            }
             KeyField::Bucket(salt) => Field::computed(field.name(), "bucket", salt.to_string()),
             KeyField::Value(schema) => Field {
                 name: schema.name,

@@ -29,7 +29,7 @@ use std::hash::{Hash, Hasher};
 /// const DEVICE: Schema = Schema {
 ///     type_name: "Device",
 ///     format: Format::Ordered,
-///     prefix: Some("dev"),
+///     prefix: Some(b"dev"),
 ///     salt: None,
 ///     max_len: Schema::DEFAULT_MAX_LEN,
 ///     fields: &[
@@ -46,10 +46,11 @@ pub struct Schema {
     pub type_name: &'static str,
     /// How fields are framed into one key.
     pub format: Format,
-    /// A constant first field (`#[rowkey(prefix = "...")]`), which every key of the type
-    /// starts with. It is a whole field: in the delimited format it is followed by the
-    /// delimiter, in the ordered format by a separator.
-    pub prefix: Option<&'static str>,
+    /// A constant first field (`#[rowkey(prefix = "...")]`, or `prefix = b"..."` for raw
+    /// bytes such as a table id), which every key of the type starts with. It is a whole
+    /// field: in the delimited format it is followed by the delimiter, in the ordered format
+    /// by a separator; the store formats write it as raw bytes before the fields.
+    pub prefix: Option<&'static [u8]>,
     /// The salt, when keys start with a bucket number (after the prefix, if any).
     pub salt: Option<SaltSchema>,
     /// The longest key the type writes, in bytes; longer ones are an encode error.

@@ -297,7 +297,7 @@ impl KeyWriter<DelimitedText> for DelimitedWriter<'_> {
     }
 
     #[inline]
-    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self> {
         self.push(Some(PREFIX_FIELD), prefix)
     }
 
@@ -319,7 +319,7 @@ impl<'de> KeyReader<'de, DelimitedText> for DelimitedReader<'_, 'de> {
     }
 
     #[inline]
-    fn prefix(&mut self, prefix: &'static str) -> Result<()> {
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<()> {
         let (index, at) = (self.field_index(), self.position());
         check_prefix(self.take_field::<&'de [u8]>(Some(PREFIX_FIELD))?, prefix, index, at)
     }

@@ -96,8 +96,8 @@
 //!     fn named_field<T: WriteField<Fixed> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self> {
 //!         self.push(Some(name), value)
 //!     }
-//!     fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
-//!         self.out.extend_from_slice(prefix.as_bytes());
+//!     fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self> {
+//!         self.out.extend_from_slice(prefix);
 //!         Ok(self)
 //!     }
 //! }
@@ -116,8 +116,8 @@
 //!     fn named_field<T: ReadField<'de, Fixed>>(&mut self, name: &'static str) -> Result<T> {
 //!         self.pull(Some(name))
 //!     }
-//!     fn prefix(&mut self, prefix: &'static str) -> Result<()> {
-//!         if !self.key[self.pos..].starts_with(prefix.as_bytes()) {
+//!     fn prefix(&mut self, prefix: &'static [u8]) -> Result<()> {
+//!         if !self.key[self.pos..].starts_with(prefix) {
 //!             return Err(Error::invalid("prefix", "another prefix").in_field(0, Some("prefix"), self.pos));
 //!         }
 //!         self.pos += prefix.len();
@@ -284,13 +284,13 @@ pub trait KeyWriter<F: ValueFormat> {
     /// What the field's encoder returns, with the field's index, name and offset filled in.
     fn named_field<T: WriteField<F> + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<&mut Self>;
 
-    /// Appends the key's constant prefix (`#[rowkey(prefix = "...")]`): raw bytes before the
+    /// Appends the key's constant prefix (`#[rowkey(prefix = "...")]` or `prefix = b"..."`): raw bytes before the
     /// first field unless the format makes it a field ([`KeyFormat::PREFIX_IS_FIELD`]).
     ///
     /// # Errors
     ///
     /// What the format's encoder of a prefix field returns.
-    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self>;
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self>;
 
     /// Completes the key once every field is written (the ordered format writes `00 00` for
     /// a key whose fields were all empty).
@@ -333,7 +333,7 @@ pub trait KeyReader<'de, F: ValueFormat> {
     ///
     /// [`Error::InvalidField`](crate::Error::InvalidField) naming the prefix when the key does
     /// not hold it.
-    fn prefix(&mut self, prefix: &'static str) -> Result<()>;
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<()>;
 
     /// The offset of the next field in the key.
     fn position(&self) -> usize;
@@ -486,8 +486,8 @@ macro_rules! store_key_io {
             }
 
             #[inline]
-            fn prefix(&mut self, prefix: &'static str) -> $crate::error::Result<&mut Self> {
-                Ok($writer::raw_prefix(self, prefix.as_bytes()))
+            fn prefix(&mut self, prefix: &'static [u8]) -> $crate::error::Result<&mut Self> {
+                Ok($writer::raw_prefix(self, prefix))
             }
         }
 
@@ -506,8 +506,8 @@ macro_rules! store_key_io {
             }
 
             #[inline]
-            fn prefix(&mut self, prefix: &'static str) -> $crate::error::Result<()> {
-                $reader::raw_prefix(self, prefix.as_bytes())
+            fn prefix(&mut self, prefix: &'static [u8]) -> $crate::error::Result<()> {
+                $reader::raw_prefix(self, prefix)
             }
 
             #[inline(always)]

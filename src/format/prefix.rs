@@ -1,5 +1,6 @@
-//! The prefix field: a constant first field (`#[rowkey(prefix = "...")]`) that every key of a
-//! type starts with, checked when a key is read by the derive and by `Schema::inspect`.
+//! The prefix field: a constant first field (`#[rowkey(prefix = "...")]`, or a byte string
+//! `prefix = b"\xbd\x89"`) that every key of a type starts with, checked when a key is read by
+//! the derive and by `Schema::inspect`.
 
 use crate::error::{Error, Result};
 use crate::format::PREFIX_FIELD;
@@ -9,16 +10,23 @@ use crate::format::PREFIX_FIELD;
 /// # Errors
 ///
 /// [`Error::InvalidField`] naming the prefix field when the bytes differ.
-pub fn check_prefix(found: &[u8], expected: &'static str, index: usize, offset: usize) -> Result<()> {
-    if found == expected.as_bytes() {
+pub fn check_prefix(found: &[u8], expected: &'static [u8], index: usize, offset: usize) -> Result<()> {
+    if found == expected {
         return Ok(());
     }
-    let found = String::from_utf8_lossy(found);
-    Err(Error::invalid(
-        "prefix",
-        format!("the key starts with {found:?}, not this type's prefix {expected:?}; it is a key of another type"),
-    )
-    .in_field(index, Some(PREFIX_FIELD), offset))
+    // A text prefix is named as text; a byte prefix, and what stands in its place, as hex.
+    let detail = match std::str::from_utf8(expected) {
+        Ok(text) => format!(
+            "the key starts with {:?}, not this type's prefix {text:?}; it is a key of another type",
+            String::from_utf8_lossy(found)
+        ),
+        Err(_) => format!(
+            "the key starts with {}, not this type's prefix {}; it is a key of another type",
+            hex(found),
+            hex(expected)
+        ),
+    };
+    Err(Error::invalid("prefix", detail).in_field(index, Some(PREFIX_FIELD), offset))
 }
 
 /// Checks that `rest`, the key from `offset` on, starts with the raw prefix `expected`: the store formats

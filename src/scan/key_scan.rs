@@ -59,7 +59,7 @@ pub trait KeyScan<V: ValueFormat>: Clone {
     /// # Errors
     ///
     /// When the prefix is a field and cannot be encoded, or every field is fixed already.
-    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self>;
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self>;
 
     /// The ranges of every key whose fixed fields have the fixed values.
     #[must_use]
@@ -136,7 +136,7 @@ macro_rules! key_scan {
                 <$scan>::fix(self, value)
             }
 
-            fn prefix(&mut self, $prefix: &'static str) -> $crate::error::Result<&mut Self> {
+            fn prefix(&mut self, $prefix: &'static [u8]) -> $crate::error::Result<&mut Self> {
                 let $this = self;
                 $put_prefix
             }

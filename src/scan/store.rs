@@ -348,4 +348,4 @@ impl<F: StoreFormat + KeyFormat<Values = F>> ScanFormat for F {
     }
 }
 
-key_scan!([F: StoreFormat] F, StoreScan<F>, |scan, prefix| Ok(scan.raw_prefix(prefix.as_bytes())));
+key_scan!([F: StoreFormat] F, StoreScan<F>, |scan, prefix| Ok(scan.raw_prefix(prefix)));

@@ -20,7 +20,7 @@ const MAX_DELIMITER: usize = 50;
 ///
 /// | key field | Bigtable field type |
 /// |---|---|
-/// | the prefix | `STRING` `utf8Bytes`, named `prefix` |
+/// | the prefix | `STRING` `utf8Bytes` (`BYTES` `raw` for a byte prefix that is not UTF-8), named `prefix` |
 /// | the salt bucket | ordered format: `INT64` `orderedCodeBytes`; delimited: `STRING` `utf8Bytes` (its zero-padded digits); named `bucket` |
 /// | strings | `STRING` `utf8Bytes`; optional ones with `nullEscapeChar` `"\u0000"` |
 /// | bytes | `BYTES` `raw`; optional ones with `escapeNulls` |
@@ -342,12 +342,17 @@ fn int64_type(encoding: &str) -> Json {
 fn field_type(field: &KeyField, delimited: bool, options: &ExportOptions) -> Result<Json> {
     let name = field.name();
     let schema = match field {
-        KeyField::Prefix(_) => {
-            return Ok(if options.choice_for(name) == Some(As::Bytes) {
-                bytes_type(false)
-            } else {
-                string_type(false)
-            });
+        KeyField::Prefix(prefix) => {
+            // Bigtable's STRING holds UTF-8 only: a byte prefix (a table id) is BYTES.
+            let text = std::str::from_utf8(prefix).is_ok();
+            return match options.choice_for(name) {
+                Some(As::Bytes) => Ok(bytes_type(false)),
+                _ if text => Ok(string_type(false)),
+                Some(As::String) => {
+                    Err(field_error(name, "the prefix is bytes that are not UTF-8, which STRING cannot hold"))
+                }
+                None => Ok(bytes_type(false)),
+            };
         }
         KeyField::Bucket(salt) => {
             return match options.choice_for(name) {

@@ -27,7 +27,7 @@ use crate::schema::reading::{FoundBucket, Reading, bucket_value};
 use crate::schema::redact::{about_field, named};
 use crate::schema::store::Fixed;
 use crate::schema::stored::{out_of_range, stored};
-use crate::schema::{Encoding, FieldSchema, KeyField, Schema, Value};
+use crate::schema::{Encoding, FieldSchema, KeyField, Schema, Value, prefix_value};
 
 /// The delimited format's operations, with the schema's delimiter.
 pub(super) struct DelimitedOps {
@@ -39,7 +39,7 @@ impl KeyOps for DelimitedOps {
         let mut key = Key::new();
         let delimiter = self.format.delimiter();
         if let Some(prefix) = schema.prefix {
-            key.extend_from_slice(prefix.as_bytes());
+            key.extend_from_slice(prefix);
             key.extend_from_slice(delimiter);
         }
         if let Some((salt, bucket)) = bucket {
@@ -81,7 +81,7 @@ impl KeyOps for DelimitedOps {
         let mut w = DelimitedWriter::new(&self.format, out);
         walk(schema, given, true, &mut |part| {
             match part {
-                Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix.as_bytes())?,
+                Part::Prefix(prefix) => w.named_field(Schema::PREFIX_FIELD, prefix)?,
                 Part::Bucket(salt, bucket) => w.named_field(Schema::BUCKET_FIELD, &salt.bucket_field(bucket))?,
                 Part::Field(field, value) => w.named_field(field.name, &FieldText { field, value })?,
             };
@@ -136,7 +136,7 @@ fn read_delimited(format: &Delimited, fields: &[KeyField], key: &[u8], reading: 
         let value = match field {
             KeyField::Prefix(prefix) => {
                 check_prefix(text, prefix, index, offset)?;
-                Value::Str(prefix.to_owned())
+                prefix_value(prefix)
             }
             KeyField::Bucket(salt) => {
                 let value = read_bucket(&salt.salt().map_err(located)?, text, true, index, offset)?;

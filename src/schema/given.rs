@@ -14,9 +14,9 @@ use crate::format::ordered::OrderedWriter;
 use crate::key::Key;
 use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{Encoded, natural_bytes};
-use crate::schema::parse::{parse_value, unquote};
+use crate::schema::parse::{parse_bytes, parse_value, unquote};
 use crate::schema::redact::about_field;
-use crate::schema::{Encoding, FieldSchema, Format, Schema, Value};
+use crate::schema::{Encoding, FieldSchema, Format, Schema, Value, prefix_value};
 
 /// The values a key is encoded from: text by field name (`Schema::encode`), or values in key
 /// order (`Schema::encode_values`), the prefix and bucket left out.
@@ -132,11 +132,20 @@ pub(super) fn bucket_of(
 
 fn check_prefix(schema: &Schema, given: &HashMap<&str, &str>) -> Result<()> {
     match (schema.prefix, given.get(Schema::PREFIX_FIELD)) {
-        // As given, or quoted as `inspect` prints a prefix that is not bare text.
-        (Some(prefix), Some(text)) if *text != prefix && unquote(text).as_deref() != Some(prefix) => {
+        // As given, or as `inspect` prints a prefix: quoted when it is not bare text, as
+        // `b"..."` when it is not text at all.
+        (Some(prefix), Some(text))
+            if text.as_bytes() != prefix
+                && unquote(text).is_none_or(|t| t.as_bytes() != prefix)
+                && parse_bytes(text).is_none_or(|b| b != prefix) =>
+        {
             Err(Error::argument(
                 "field value",
-                format!("prefix={text} is given, but every key of {} starts with {prefix}", schema.type_name),
+                format!(
+                    "prefix={text} is given, but every key of {} starts with {}",
+                    schema.type_name,
+                    prefix_value(prefix)
+                ),
             ))
         }
         _ => Ok(()),
@@ -145,7 +154,7 @@ fn check_prefix(schema: &Schema, given: &HashMap<&str, &str>) -> Result<()> {
 
 /// One part of a key being encoded, in key order.
 pub(super) enum Part<'v> {
-    Prefix(&'static str),
+    Prefix(&'static [u8]),
     Bucket(Salt, u32),
     Field(&'static FieldSchema, &'v Value),
 }

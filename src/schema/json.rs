@@ -25,7 +25,8 @@
 //! ```
 //!
 //! - `format`: `ordered` or `delimited` (with `delimiter`); `prefix`: the constant first
-//!   field, if any; `salt`: `hash` is `farmhash`, `modulo` or `md5`; `max_len` in bytes.
+//!   field as text, if any, or `prefix_hex` for bytes that are not UTF-8 (`"bd89"`); `salt`:
+//!   `hash` is `farmhash`, `modulo` or `md5`; `max_len` in bytes.
 //! - each field: `name`, `type` (the Rust type as written: it bounds integers, and tells an
 //!   `Option` and an integer's hex from bytes' hex), `rust_name` when `rename` changed it, and
 //!   `encoding`, one of `utf8`, `char`, `bytes`, `byte_array` (`len`), `int64`, `uint64`,
@@ -43,6 +44,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::error::{Error, Result};
+use crate::key_text::KeyForm;
 use crate::salt::{Salt, SaltHash};
 use crate::schema::{DateSpec, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform};
 
@@ -112,8 +114,15 @@ impl Schema {
                 out.insert("format".into(), self.format.to_string().into());
             }
         }
-        if let Some(prefix) = self.prefix {
-            out.insert("prefix".into(), prefix.into());
+        // Text as it is, so a schema file stays readable; other bytes as hex.
+        match self.prefix.map(|p| (p, std::str::from_utf8(p))) {
+            Some((_, Ok(text))) => {
+                out.insert("prefix".into(), text.into());
+            }
+            Some((bytes, Err(_))) => {
+                out.insert("prefix_hex".into(), KeyForm::Hex.format(bytes).into());
+            }
+            None => {}
         }
         if let Some(salt) = self.salt {
             let hash = match salt.hash {
@@ -240,6 +249,41 @@ fn at(path: &str, key: &str) -> String {
     if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
 }
 
+/// The prefix: `prefix` as text, or `prefix_hex` for bytes that are not UTF-8 (a table id, a
+/// salt byte), never both and never empty, as the derive's `prefix` is.
+fn prefix_from(object: &mut Object<'_>, path: &str, format: Format) -> Result<Option<&'static [u8]>> {
+    let text = object.opt_str("prefix")?;
+    let hex = object.opt_str("prefix_hex")?;
+    let bytes = match (text, hex) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(_)) => {
+            return Err(bad(&at(path, "prefix_hex"), "give `prefix` (text) or `prefix_hex` (bytes), not both"));
+        }
+        (Some(text), None) => text.as_bytes().to_vec(),
+        (None, Some(hex)) => KeyForm::Hex
+            .parse(hex)
+            .map_err(|_| bad(&at(path, "prefix_hex"), "expected hex digits, two a byte (\"bd89\")"))?
+            .into_vec(),
+    };
+    let place = at(path, if hex.is_some() { "prefix_hex" } else { "prefix" });
+    if bytes.is_empty() {
+        return Err(bad(&place, "the prefix is empty: give the bytes every key starts with, or leave it out"));
+    }
+    if let Format::Delimited(delimiter) = format
+        && let Some(&first) = delimiter.as_bytes().first()
+        && bytes.iter().any(|&b| b <= first)
+    {
+        return Err(bad(
+            &place,
+            format!(
+                "the prefix holds a byte not above the delimiter {delimiter:?}'s first byte {first:#04x}, so keys would \
+                 not sort or split correctly: leave such bytes out of the prefix, or choose another delimiter"
+            ),
+        ));
+    }
+    Ok(Some(Box::leak(bytes.into_boxed_slice())))
+}
+
 pub(super) fn leak(text: &str) -> &'static str {
     Box::leak(text.to_owned().into_boxed_str())
 }
@@ -343,7 +387,7 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
             }
         },
     };
-    let prefix = object.opt_str("prefix")?.map(leak);
+    let prefix = prefix_from(&mut object, path, format)?;
     let salt = match object.get("salt") {
         None => None,
         Some(json) => Some(salt_from(json, &at(path, "salt"))?),

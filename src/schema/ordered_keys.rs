@@ -23,7 +23,7 @@ use crate::schema::reading::{FoundBucket, Reading, bucket_value};
 use crate::schema::redact::about_field;
 use crate::schema::store::Fixed;
 use crate::schema::stored::{out_of_range, stored};
-use crate::schema::{Encoding, FieldSchema, KeyField, Schema, Value};
+use crate::schema::{Encoding, FieldSchema, KeyField, Schema, Value, prefix_value};
 
 /// The ordered format's operations.
 pub(super) struct OrderedOps;
@@ -128,7 +128,7 @@ fn read_ordered(fields: &[KeyField], key: &[u8], reading: &mut Reading) -> Resul
         let value = match field {
             KeyField::Prefix(prefix) => {
                 check_prefix(&r.named_field::<Vec<u8>>(name)?, prefix, index, offset)?;
-                Value::Str(prefix.to_owned())
+                prefix_value(prefix)
             }
             KeyField::Bucket(salt) => {
                 let bytes = r.named_field::<Vec<u8>>(name)?;

@@ -5,6 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::field::calendar::{civil_from_days, days_from_civil, parse_date};
+use crate::key::Key;
 use crate::key_text::KeyForm;
 use crate::schema::decode::{inner_type, primitive_int};
 use crate::schema::redact::WITHHELD;
@@ -39,14 +40,7 @@ pub(crate) fn parse_value(format: Format, field: &FieldSchema, text: &str) -> Re
             }
         }
         Encoding::Bytes | Encoding::ByteArray { .. } | Encoding::Custom | Encoding::Numeric => {
-            let inner = text.strip_prefix("b\"").and_then(|t| t.strip_suffix('"')).unwrap_or(text);
-            let unquoted = inner.replace("\\\"", "\"");
-            Value::Bytes(
-                KeyForm::Cbt
-                    .parse(&unquoted)
-                    .map_err(|_| bad("bytes (b\"...\" or cbt text, \\xNN escapes)"))?
-                    .into_vec(),
-            )
+            Value::Bytes(parse_bytes(text).ok_or_else(|| bad("bytes (b\"...\" or cbt text, \\xNN escapes)"))?)
         }
         Encoding::Int64 | Encoding::Uint64 | Encoding::BigEndianInt64 | Encoding::Decimal { .. } => {
             Value::Int(int(text)?)
@@ -94,6 +88,12 @@ fn is_int_type(rust_type: &str) -> bool {
 }
 
 /// Text as `Value`'s `Display` writes it: bare, or quoted with Rust's escapes.
+/// Bytes as `inspect` prints them (`b"..."`), or bare cbt text (`\xNN` escapes).
+pub(super) fn parse_bytes(text: &str) -> Option<Vec<u8>> {
+    let inner = text.strip_prefix("b\"").and_then(|t| t.strip_suffix('"')).unwrap_or(text);
+    KeyForm::Cbt.parse(&inner.replace("\\\"", "\"")).ok().map(Key::into_vec)
+}
+
 pub(super) fn unquote(text: &str) -> Option<String> {
     let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
         return Some(text.to_owned());

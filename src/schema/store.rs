@@ -21,7 +21,7 @@ use crate::schema::next::Next;
 use crate::schema::reading::{FoundBucket, Reading, bucket_value};
 use crate::schema::redact::about_field;
 use crate::schema::store_value::{Backwards, FieldValue, SchemaReader, read_value};
-use crate::schema::{FieldSchema, KeyField, Schema, Value};
+use crate::schema::{FieldSchema, KeyField, Schema, Value, prefix_value};
 
 /// The key fields of a store-format key: its raw prefixes are not among them.
 pub(super) fn field_count(schema: &Schema) -> usize {
@@ -52,7 +52,7 @@ pub(super) fn read_key<F: SchemaFormat>(
         let value = match field {
             KeyField::Prefix(prefix) => {
                 r.prefix(prefix)?;
-                Value::Str(prefix.to_owned())
+                prefix_value(prefix)
             }
             KeyField::Bucket(salt) => {
                 let value = read_bucket::<F>(&mut r, &salt.salt().map_err(|e| e.in_field(index, Some(name), offset))?)?;
@@ -82,7 +82,7 @@ pub(super) fn write_key<F: SchemaFormat>(schema: &Schema, given: &Given<'_>, out
     let mut w = KeyWriter::<F> { out, index: 0, fields: field_count(schema), format: PhantomData };
     walk(schema, given, true, &mut |part| match part {
         Part::Prefix(prefix) => {
-            w.raw(prefix.as_bytes());
+            w.raw(prefix);
             Ok(())
         }
         Part::Bucket(salt, bucket) => w.field(Schema::BUCKET_FIELD, &salt.store_bucket(bucket)),
@@ -158,7 +158,7 @@ pub(super) fn lead_in<F: SchemaFormat>(schema: &Schema, bucket: Option<(&Salt, u
     let mut key = Key::new();
     let mut w = KeyWriter::<F> { out: &mut key, index: 0, fields: field_count(schema), format: PhantomData };
     if let Some(prefix) = schema.prefix {
-        w.raw(prefix.as_bytes());
+        w.raw(prefix);
     }
     if let Some((salt, bucket)) = bucket {
         w.field(Schema::BUCKET_FIELD, &salt.store_bucket(bucket))?;
@@ -225,7 +225,7 @@ pub(super) fn store_ranges<F: SchemaFormat>(
     let fields = if steps < schema.fields.len() { usize::MAX } else { field_count(schema) };
     let mut scan = StoreScan::<F>::new(fields);
     if let Some(prefix) = schema.prefix {
-        scan.raw_prefix(prefix.as_bytes());
+        scan.raw_prefix(prefix);
     }
     if let Some((salt, bucket)) = bucket {
         scan.fix(&salt.store_bucket(bucket))?;

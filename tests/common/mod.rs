@@ -9,6 +9,7 @@ pub mod pii;
 pub mod schema_checks;
 pub mod stores;
 pub mod strategies;
+pub mod table_ids;
 pub mod typed;
 
 /// Data rows (not `#` comments, not blank) with their tab-separated fields.

@@ -356,7 +356,7 @@ impl KeyWriter<Ordered> for OrderedWriter<'_> {
     }
 
     #[inline]
-    fn prefix(&mut self, prefix: &'static str) -> Result<&mut Self> {
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<&mut Self> {
         self.write(Some(PREFIX_FIELD), prefix)
     }
 

@@ -414,7 +414,7 @@ impl<'de> KeyReader<'de, Ordered> for OrderedReader<'de> {
     /// The prefix is a field: where the reader is, not 0, as a flattened key's prefix is
     /// inside the outer key.
     #[inline]
-    fn prefix(&mut self, prefix: &'static str) -> Result<()> {
+    fn prefix(&mut self, prefix: &'static [u8]) -> Result<()> {
         let (index, at) = (self.field_index(), self.position());
         check_prefix(&self.named_field::<Cow<'de, [u8]>>(PREFIX_FIELD)?, prefix, index, at)
     }
