@@ -1,9 +1,10 @@
 //! `rowkey inspect`: keys read field by field, and where those that do not match stop matching.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
-use rowkey::schema::{InspectedField, Inspection, KeyField, Transform, Value};
+use rowkey::schema::{InspectedField, Inspection, KeyField, Schema, Transform, Value};
 use serde::{Serialize, Serializer};
 
 use crate::json::{self, Spacing};
@@ -46,15 +47,41 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<u8, Failure> {
     let schema = input::schema(&args.schema)?;
+    // One buffered writer: a line-buffered `println!` is a system call a key, half the time
+    // of a million keys.
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    match print_all(&args, schema, &mut out).and_then(|failed| Ok(out.flush().map(|()| failed)?)) {
+        Ok(failed) => Ok(u8::try_from(failed.min(MAX_STATUS)).unwrap_or(u8::MAX)),
+        // The reader went away (`| head`): nothing more to say to it.
+        Err(Printing::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(Printing::Write(e)) => Err(Failure::input(format!("cannot write the fields: {e}"))),
+        Err(Printing::Input(failure)) => Err(failure),
+    }
+}
+
+/// Why printing stopped.
+enum Printing {
+    Input(Failure),
+    Write(io::Error),
+}
+
+impl From<io::Error> for Printing {
+    fn from(e: io::Error) -> Printing {
+        Printing::Write(e)
+    }
+}
+
+/// Prints every key's fields to `out`; the number of keys that do not match.
+fn print_all(args: &Args, schema: &Schema, out: &mut impl Write) -> Result<usize, Printing> {
     let mut failed = 0;
-    for (i, (text, key)) in input::keys(&args.keys, args.from)?.into_iter().enumerate() {
+    for (i, (text, key)) in input::keys(&args.keys, args.from).map_err(Printing::Input)?.into_iter().enumerate() {
         let inspection = key.and_then(|key| schema.inspect(&key));
         let text = reveal::key_text(schema, args.reveal, i + 1, &text);
         match inspection {
             Ok(inspection) if args.json => {
                 let times = args.time_unit.map(|unit| Times(&inspection, unit, args.reveal));
                 let line = Line { key: &text, fields: Fields(&inspection, args.reveal), times };
-                println!("{}", json::to_text(&line, Spacing::one_line()));
+                writeln!(out, "{}", json::to_text(&line, Spacing::one_line()))?;
             }
             Ok(inspection) if args.time_unit.is_some() => {
                 let times: Vec<(&str, String)> = times(&inspection, args.time_unit, args.reveal).collect();
@@ -70,21 +97,23 @@ pub fn run(args: Args) -> Result<u8, Failure> {
                         None => shown(f, args.reveal),
                     })
                     .collect();
-                println!("{}", fields.join(" "));
+                writeln!(out, "{}", fields.join(" "))?;
             }
-            Ok(inspection) if args.reveal => println!("{}", inspection.revealed()),
-            Ok(inspection) => println!("{inspection}"),
+            Ok(inspection) if args.reveal => writeln!(out, "{}", inspection.revealed())?,
+            Ok(inspection) => writeln!(out, "{inspection}")?,
             Err(e) => {
                 failed += 1;
+                // What came before first, so that a terminal shows the error where it arose.
+                out.flush()?;
                 eprintln!("rowkey: key {} ({text}) does not match {}: {e}", i + 1, schema.type_name);
                 if args.json {
                     let line = Mismatch { key: &text, error: e.to_string() };
-                    println!("{}", json::to_text(&line, Spacing::one_line()));
+                    writeln!(out, "{}", json::to_text(&line, Spacing::one_line()))?;
                 }
             }
         }
     }
-    Ok(u8::try_from(failed.min(MAX_STATUS)).unwrap_or(u8::MAX))
+    Ok(failed)
 }
 
 /// A `--json` line of a key that matches.

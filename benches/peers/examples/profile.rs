@@ -12,7 +12,7 @@
 //! every operation's id, a group a line; `--targets FILE` reads `group/id count` lines and
 //! prints the speed targets in instructions (what `instructions.sh` does).
 
-use rowkey_peers::{Device, Encoded, INPUTS, Subject, Wide, event, nested, operations, targets};
+use rowkey_peers::{Device, Encoded, INPUTS, Subject, Wide, event, nested, operations, schema_path, targets};
 
 /// Runs `pass` `repeat` times; the only function callgrind collects in.
 #[inline(never)]
@@ -53,6 +53,16 @@ fn run_nested(id: &str, repeat: usize) -> bool {
     true
 }
 
+/// Runs operation `id` of the schema path; false when there is no such operation.
+fn run_schema(id: &str, repeat: usize) -> bool {
+    let all = schema_path::All::new();
+    let Some((_, mut pass)) = schema_path::operations(&all).into_iter().find(|(name, _)| name == id) else {
+        return false;
+    };
+    measure(repeat, &mut pass);
+    true
+}
+
 /// Every operation id, by group, for `--list`.
 fn list() {
     let (inputs, keys) = (Vec::<Device>::new(), Encoded::new::<Device>(&[]));
@@ -65,6 +75,8 @@ fn list() {
     let readings = nested::Inputs { readings: Vec::new(), keys: Vec::new() };
     let ids: Vec<_> = nested::operations(&readings).into_iter().map(|(id, _)| id).collect();
     println!("{} {}", nested::GROUP, ids.join(" "));
+    let ids: Vec<_> = schema_path::operations(&schema_path::All::new()).into_iter().map(|(id, _)| id).collect();
+    println!("{} {}", schema_path::GROUP, ids.join(" "));
 }
 
 /// Reads `group/id count` lines (instructions per key) and prints each group's targets.
@@ -78,7 +90,7 @@ fn print_targets(path: &str) {
             Some((group, id, count.trim().parse().ok()?))
         })
         .collect();
-    for group in [Device::GROUP, Wide::GROUP, event::GROUP, nested::GROUP] {
+    for group in [Device::GROUP, Wide::GROUP, event::GROUP, nested::GROUP, schema_path::GROUP] {
         let value = |id: &str| counts.iter().find(|(g, i, _)| *g == group && *i == id).map(|&(_, _, c)| c);
         let found = targets::check(group, &value);
         if !found.is_empty() {
@@ -105,12 +117,13 @@ fn main() {
         Some((group, id)) if group == Wide::GROUP => run::<Wide>(id, repeat),
         Some((group, id)) if group == event::GROUP => run_event(id, repeat),
         Some((group, id)) if group == nested::GROUP => run_nested(id, repeat),
+        Some((group, id)) if group == schema_path::GROUP => run_schema(id, repeat),
         _ => false,
     };
     if found {
         eprintln!("{op}: {repeat} × {INPUTS} keys");
     } else {
-        eprintln!("usage: profile {{device|wide|event|nested}}/<operation> [repeat] | --list | --targets FILE");
+        eprintln!("usage: profile {{device|wide|event|nested|schema}}/<operation> [repeat] | --list | --targets FILE");
         std::process::exit(2);
     }
 }

@@ -12,6 +12,7 @@ pub mod descending;
 pub mod event;
 pub mod hand_written;
 pub mod nested;
+pub mod schema_path;
 pub mod targets;
 
 use std::borrow::Cow;

@@ -38,6 +38,10 @@ pub fn check(group: &str, value: &dyn Fn(&str) -> Option<f64>) -> Vec<Target> {
         }
         return out;
     }
+    if group == crate::schema_path::GROUP {
+        schema_targets(value, &mut out);
+        return out;
+    }
     if let (Some(ours), Some((lib, theirs))) = (value("rowkey_encode_into"), fastest(PEER_ENCODES)) {
         out.push(faster("encode_into ahead of every peer's reuse-buffer encode".into(), ours, lib, theirs, 1.0));
     }
@@ -174,6 +178,23 @@ fn faster(goal: String, ours: f64, lib: &str, theirs: f64, by: f64) -> Target {
 }
 
 /// `value` at most `limit` times `base`.
+/// The schema path (Python, the command, `Rekey`, Beam) within 1.5× of the derived type on the
+/// same keys: encode, decode, and a re-key against a derived decode and encode.
+fn schema_targets(value: &dyn Fn(&str) -> Option<f64>, out: &mut Vec<Target>) {
+    for key in ["reading", "ordered", "fdb", "mc", "hbase"] {
+        let pairs =
+            [("schema_encode_values", "derived_to_key", "encode"), ("schema_inspect", "derived_from_key", "decode")];
+        for (schema, derived, what) in pairs {
+            if let (Some(ours), Some(base)) = (value(&format!("{key}_{schema}")), value(&format!("{key}_{derived}"))) {
+                out.push(ratio_target(format!("{key}: schema {what} ≤ 1.5× the derived"), ours, base, 1.5, "derived"));
+            }
+        }
+    }
+    if let (Some(rekey), Some(base)) = (value("reading_rekey"), value("reading_derived_decode_encode")) {
+        out.push(ratio_target("Rekey ≤ 1.5× a derived decode and encode".into(), rekey, base, 1.5, "derived"));
+    }
+}
+
 fn ratio_target(goal: String, value: f64, base: f64, limit: f64, what: &str) -> Target {
     let ratio = value / base;
     Target {
