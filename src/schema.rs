@@ -59,6 +59,7 @@ mod key_ops;
 mod next;
 mod ordered_keys;
 mod parse;
+mod plan;
 mod reading;
 mod redact;
 mod scan;
@@ -76,6 +77,7 @@ pub use inspection::{InspectedField, Inspection, Revealed};
 pub use next::ScanNext;
 #[cfg(feature = "bigtable")]
 pub(crate) use parse::parse_value;
+pub use plan::KeyPlan;
 pub use redact::Redacted;
 pub(crate) use redact::WITHHELD;
 pub use scan::EmptyScan;

@@ -12,7 +12,7 @@ use common::strategies::{
 };
 
 use proptest::prelude::*;
-use rowkey::schema::{KeyField, KeySchema, Schema, Value};
+use rowkey::schema::{KeyField, KeyPlan, KeySchema, Schema, Value};
 use rowkey::{RowKey, RowKeyOwned};
 
 /// The key's values (not its prefix or bucket) and their text, as `inspect` reads them.
@@ -31,6 +31,9 @@ fn both(schema: &Schema, given: &[(KeyField, Value, String)]) -> (Result<Vec<u8>
     let pairs: Vec<(&str, &str)> = given.iter().map(|(f, _, t)| (f.name(), t.as_str())).collect();
     let by_value = schema.encode_values(&values).map(|k| k.to_vec()).map_err(|e| e.to_string());
     let by_text = schema.encode(&pairs).map(|k| k.to_vec()).map_err(|e| e.to_string());
+    // The compiled plan gives the interpreter's answer, key or error.
+    let planned = KeyPlan::new(schema).encode_values(&values).map(|k| k.to_vec()).map_err(|e| e.to_string());
+    assert_eq!(planned, by_value, "{values:?}");
     (by_value, by_text)
 }
 

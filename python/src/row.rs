@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use rowkey::schema::Value;
+use rowkey::schema::{KeyPlan, Value};
 
 use crate::BadValueError;
 
@@ -16,12 +16,12 @@ pub(crate) enum Row {
 }
 
 impl Row {
-    pub(crate) fn encode(&self, schema: &rowkey::schema::Schema) -> rowkey::Result<rowkey::Key> {
+    pub(crate) fn encode(&self, plan: &KeyPlan) -> rowkey::Result<rowkey::Key> {
         match self {
-            Row::Values(values) => schema.encode_values(values),
+            Row::Values(values) => plan.encode_values(values),
             Row::Texts(texts) => {
                 let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-                schema.encode(&pairs)
+                plan.schema().encode(&pairs)
             }
         }
     }

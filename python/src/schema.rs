@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use std::ops::Bound as Limit;
 
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use rowkey::schema::{FieldSchema, KeyField, ScanNext, Transform, Value};
+use rowkey::schema::{FieldSchema, KeyField, KeyPlan, ScanNext, Transform, Value};
 
 use crate::arrow::{Column, is_arrow, rows_of};
 use crate::batch::{Keys, keys_out};
@@ -26,6 +26,8 @@ pub struct Schema {
     /// The fields `encode` takes and `decode` returns, in key order, with their names as
     /// interned Python strings: looked up in and put into every dict.
     values: Vec<(&'static FieldSchema, Py<PyString>)>,
+    /// The schema compiled once, for every key `encode` and `encode_many` write.
+    plan: KeyPlan,
 }
 
 impl Schema {
@@ -38,7 +40,7 @@ impl Schema {
                 _ => None,
             })
             .collect();
-        Schema { inner, key_fields, values }
+        Schema { inner, key_fields, values, plan: KeyPlan::new(inner) }
     }
 
     /// The row of a dict and keyword arguments: each field's native value where it has one,
@@ -227,7 +229,7 @@ impl Schema {
         values: Option<&Bound<'py, PyDict>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let key = self.row(py, values, kwargs)?.encode(self.inner).map_err(|e| bad_value(&e))?;
+        let key = self.row(py, values, kwargs)?.encode(&self.plan).map_err(|e| bad_value(&e))?;
         Ok(PyBytes::new(py, &key))
     }
 
@@ -255,12 +257,9 @@ impl Schema {
             }
             out
         };
-        let schema = self.inner;
+        let plan = &self.plan;
         let keys = py.detach(|| {
-            rows.iter()
-                .enumerate()
-                .map(|(i, row)| row.encode(schema).map_err(|e| (i, e)))
-                .collect::<Result<Vec<_>, _>>()
+            rows.iter().enumerate().map(|(i, row)| row.encode(plan).map_err(|e| (i, e))).collect::<Result<Vec<_>, _>>()
         });
         let keys = keys.map_err(|(i, e)| BadValueError::new_err(format!("row {i}: {e}")))?;
         keys_out(py, &keys, arrow)

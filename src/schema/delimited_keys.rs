@@ -154,9 +154,9 @@ fn read_delimited(format: &Delimited, fields: &[KeyField], key: &[u8], reading: 
 /// A field's value, made into its text when the key's writer writes it: a fault of the value
 /// is then found in key order and located at its field and byte, as the derived type's
 /// writer finds and locates it.
-struct FieldText<'a> {
-    field: &'a FieldSchema,
-    value: &'a Value,
+pub(super) struct FieldText<'a> {
+    pub(super) field: &'a FieldSchema,
+    pub(super) value: &'a Value,
 }
 
 impl FieldType for FieldText<'_> {}

@@ -169,9 +169,9 @@ fn write_ordered(schema: &Schema, given: &Given<'_>, w: &mut OrderedWriter<'_>) 
 /// A field's value, made into its bytes when the key's writer writes it: a fault of the value
 /// is then found in key order and located at its field and byte, as the derived type's
 /// writer finds and locates it.
-struct FieldBytes<'a> {
-    field: &'a FieldSchema,
-    value: &'a Value,
+pub(super) struct FieldBytes<'a> {
+    pub(super) field: &'a FieldSchema,
+    pub(super) value: &'a Value,
 }
 
 impl FieldType for FieldBytes<'_> {}

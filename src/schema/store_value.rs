@@ -154,7 +154,7 @@ impl<'de, F: ValueFormat, T: ReadField<'de, F>> ReadField<'de, F> for Backwards<
 
 /// A 16-byte identifier (`uuid::Uuid`, `ulid::Ulid`) as the format holds one, without the
 /// crates' types.
-struct Id16([u8; 16]);
+pub(super) struct Id16(pub(super) [u8; 16]);
 
 impl FieldType for Id16 {
     const BYTE_STRING: bool = true;

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use rowkey::rekey::Rekey;
-use rowkey::schema::{KeySchema, Schema, Value};
+use rowkey::schema::{KeyPlan, KeySchema, Schema, Value};
 use rowkey::{RowKey, RowKeyOwned};
 use uuid::Uuid;
 
@@ -110,6 +110,7 @@ impl<T: RowKeyOwned + KeySchema + PartialEq + std::fmt::Debug> Inputs<T> {
             .collect();
         for (key, fields) in keys.iter().zip(&fields) {
             assert_eq!(&T::SCHEMA.encode_values(fields).unwrap(), key);
+            assert_eq!(&KeyPlan::new(&T::SCHEMA).encode_values(fields).unwrap(), key);
         }
         Inputs { values, keys, fields }
     }
@@ -165,8 +166,8 @@ impl Default for All {
     }
 }
 
-/// The four operations of one key type: the derived `to_key` and `from_key`, the schema's
-/// `encode_values` and `inspect`.
+/// The operations of one key type: the derived `to_key` and `from_key`, the schema's
+/// `encode_values` (interpreted and through its compiled plan) and `inspect`.
 fn both_paths<'a, T: RowKeyOwned + KeySchema>(
     name: &'static str,
     inputs: &'a Inputs<T>,
@@ -177,6 +178,11 @@ fn both_paths<'a, T: RowKeyOwned + KeySchema>(
     ops.push((
         format!("{name}_schema_encode_values"),
         each(&inputs.fields, move |f| drop(black_box(schema.encode_values(f).unwrap()))),
+    ));
+    let plan = KeyPlan::new(schema);
+    ops.push((
+        format!("{name}_plan_encode_values"),
+        each(&inputs.fields, move |f| drop(black_box(plan.encode_values(f).unwrap()))),
     ));
     ops.push((format!("{name}_derived_from_key"), each(&inputs.keys, |k| drop(black_box(T::from_key(k).unwrap())))));
     ops.push((
