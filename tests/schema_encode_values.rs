@@ -34,6 +34,8 @@ fn both(schema: &Schema, given: &[(KeyField, Value, String)]) -> (Result<Vec<u8>
     // The compiled plan gives the interpreter's answer, key or error.
     let planned = KeyPlan::new(schema).encode_values(&values).map(|k| k.to_vec()).map_err(|e| e.to_string());
     assert_eq!(planned, by_value, "{values:?}");
+    let planned = KeyPlan::new(schema).encode(&pairs).map(|k| k.to_vec()).map_err(|e| e.to_string());
+    assert_eq!(planned, by_text, "{pairs:?}");
     (by_value, by_text)
 }
 

@@ -23,6 +23,7 @@ use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{Encoded, natural_bytes};
 use crate::schema::delimited_keys::FieldText;
 use crate::schema::ordered_keys::FieldBytes;
+use crate::schema::parse::parse_value;
 use crate::schema::store_value::{Backwards, FieldValue, Id16};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, SchemaFormat, Transform, Value};
 use crate::schema::{bare_type, int_range};
@@ -245,6 +246,53 @@ impl KeyPlan {
             return Ok(key);
         }
         self.schema.encode_values(values)
+    }
+
+    /// The key of field values given as text, as [`Schema::encode`] takes them: what it
+    /// returns for them, key or error. Each value is parsed by the field's own text parser,
+    /// then written as [`encode_values`](Self::encode_values) writes it; a prefix or bucket
+    /// given to be checked, a name given twice or unknown, or a text that does not parse goes
+    /// to [`Schema::encode`], which names the fault.
+    ///
+    /// # Errors
+    ///
+    /// As [`Schema::encode`].
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::schema::KeyPlan;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Visit { host: String, at: u32 }
+    ///
+    /// let plan = KeyPlan::new(&Visit::SCHEMA);
+    /// assert_eq!(plan.encode(&[("at", "7"), ("host", "example.com")])?, "example.com#0000000007");
+    /// let err = plan.encode(&[("host", "example.com"), ("at", "soon")]).unwrap_err();
+    /// assert_eq!(err.to_string(), Visit::SCHEMA.encode(&[("host", "example.com"), ("at", "soon")]).unwrap_err().to_string());
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn encode(&self, texts: &[(&str, &str)]) -> Result<Key> {
+        match self.parse(texts) {
+            Some(values) => self.encode_values(&values),
+            None => self.schema.encode(texts),
+        }
+    }
+
+    /// The values of `texts` in key order, when each field is given once and parses.
+    fn parse(&self, texts: &[(&str, &str)]) -> Option<Vec<Value>> {
+        if matches!(self.format, PlanFormat::Interpreted) || texts.len() != self.fields.len() {
+            return None;
+        }
+        let mut values = vec![None; self.fields.len()];
+        for &(name, text) in texts {
+            let at = self.fields.iter().position(|plan| plan.field.name == name)?;
+            let value = parse_value(self.schema.format, self.fields[at].field, text).ok()?;
+            if values[at].replace(value).is_some() {
+                return None;
+            }
+        }
+        values.into_iter().collect()
     }
 
     /// Whether the plan writes the key of `values` itself: a format it writes, and every value

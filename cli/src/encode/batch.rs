@@ -6,7 +6,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use rowkey::key_text::KeyForm;
-use rowkey::schema::{InspectedField, Schema, Value};
+use rowkey::schema::{InspectedField, KeyPlan, Schema, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::{Failure, reveal};
@@ -26,6 +26,8 @@ pub struct Options {
 /// its text, and the run goes on (or stops, with `fail_fast`); blank lines are skipped and
 /// counted. The status is the number of lines that failed, at most 125.
 pub fn run(schema: &Schema, options: &Options, mut input: impl BufRead, output: impl Write) -> Result<u8, Failure> {
+    // Compiled once: every line's key is written through it.
+    let plan = KeyPlan::new(schema);
     let mut output = io::BufWriter::with_capacity(64 * 1024, output);
     let mut line = Vec::with_capacity(256);
     let (mut number, mut failed) = (0usize, 0usize);
@@ -41,7 +43,7 @@ pub fn run(schema: &Schema, options: &Options, mut input: impl BufRead, output: 
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match key_of(schema, &line, options.reveal) {
+        match key_of(&plan, &line, options.reveal) {
             Ok(key) => {
                 let text = options.to.format(&key);
                 if !(write(&mut output, text.as_bytes())? && write(&mut output, b"\n")?) {
@@ -89,11 +91,12 @@ fn flush(output: &mut impl Write) -> Result<bool, Failure> {
 
 /// The key of one line, or what is wrong with it, in words that hold no sensitive value and
 /// none of the line's text.
-fn key_of(schema: &Schema, line: &[u8], reveal: bool) -> Result<rowkey::Key, String> {
+fn key_of(plan: &KeyPlan, line: &[u8], reveal: bool) -> Result<rowkey::Key, String> {
+    let schema = plan.schema();
     let pairs = fields(schema, line)?;
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(name, value)| (&**name, &**value)).collect();
     // `encode` keeps sensitive values out of its errors.
-    let key = schema.encode(&pairs).map_err(|e| e.to_string())?;
+    let key = plan.encode(&pairs).map_err(|e| e.to_string())?;
     if !reveal && schema.has_sensitive_fields() {
         let shown = shown_sensitive_fields(schema, &key).map_err(|failure| failure.message)?;
         if !shown.is_empty() {
