@@ -5,9 +5,10 @@
 //! The plan resolves, once: the format value (a delimited key's checked delimiter), the salt
 //! and its source fields, the writer's field count, and for each field the check that its
 //! value is one the Rust type holds and the writer it goes to. It writes through the formats'
-//! own writers and field code: a text, integer, float or bool field of the ordered or
-//! delimited format as its Rust type, any other field through the schema's field writer of
-//! its format (the code [`Schema::encode_values`] runs).
+//! own writers and field code: text as a `str` in every format, integers, `f64`, `bool` and
+//! UUIDs of the binary formats as their Rust types, a delimited `reverse` field as `Reversed`
+//! of its type; any other field through the schema's field writer of its format (the code
+//! [`Schema::encode_values`] runs).
 //!
 //! What the plan does not cover it hands to the interpreter, which is the reference: a value
 //! its field's type may not hold, a flattened struct, a format from outside rowkey. A key the
