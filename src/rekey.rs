@@ -60,6 +60,7 @@ use crate::schema::{FieldSchema, Inspection, KeyField, KeySchema, Schema, Value,
 
 mod fit;
 mod kind;
+mod planned;
 
 use kind::mismatch;
 
@@ -141,6 +142,8 @@ pub struct Rekey {
     dropped: Vec<&'static str>,
     /// Whether rows may merge (`merge_rows`).
     merges: bool,
+    /// Both designs compiled, shared by the clones a pipeline's workers hold.
+    plans: Arc<planned::Plans>,
 }
 
 /// The designs and each new field's source; a fixed value of a field marked `sensitive` is
@@ -303,7 +306,7 @@ impl Rekey {
     /// the fix; and a computed field's own error. Each names the field. A sensitive field's
     /// bytes are never quoted.
     pub fn rekey(&self, old: &[u8]) -> Result<Key> {
-        let inspection = self.from.inspect(old)?;
+        let inspection = self.plans.from.inspect(old)?;
         self.rekey_inspected(&inspection)
     }
 
@@ -313,6 +316,15 @@ impl Rekey {
     ///
     /// As for [`rekey`](Self::rekey).
     pub fn rekey_inspected(&self, old: &Inspection) -> Result<Key> {
+        match self.rekey_planned(old) {
+            Some(key) => Ok(key),
+            None => self.rekey_text(old),
+        }
+    }
+
+    /// The new key of `old`'s values given as text to [`Schema::encode`] for the new design:
+    /// the reference way, which names every fault.
+    fn rekey_text(&self, old: &Inspection) -> Result<Key> {
         let mut texts = Vec::with_capacity(self.targets.len());
         let mut computed = Vec::new();
         for (field, source) in &self.targets {
@@ -373,7 +385,8 @@ impl Rekey {
             .collect::<Option<Vec<_>>>()?;
         // The new design's other fields are defaults or functions of the old values: dropping
         // them merges no rows.
-        Some(Rekey { from: self.to, to: self.from, targets, dropped: Vec::new(), merges: false })
+        let plans = planned::Plans::new(self.to, self.from, &targets);
+        Some(Rekey { from: self.to, to: self.from, targets, dropped: Vec::new(), merges: false, plans })
     }
 }
 
@@ -564,7 +577,8 @@ impl RekeyBuilder {
             return Err(Error::argument("key mapping", faults.join("; ")));
         }
         let merges = !merging.is_empty();
-        Ok(Rekey { from: self.from, to: self.to, targets, dropped, merges })
+        let plans = planned::Plans::new(self.from, self.to, &targets);
+        Ok(Rekey { from: self.from, to: self.to, targets, dropped, merges, plans })
     }
 }
 

@@ -75,7 +75,6 @@ pub(crate) use encode_values::{bare_type, int_range};
 pub(crate) use inspection::ValueText;
 pub use inspection::{InspectedField, Inspection, Revealed};
 pub use next::ScanNext;
-#[cfg(feature = "bigtable")]
 pub(crate) use parse::parse_value;
 pub use plan::KeyPlan;
 pub use redact::Redacted;

@@ -18,6 +18,7 @@ use rowkey::{RowKey, RowKeyOwned};
 /// The key's values (not its prefix or bucket) and their text, as `inspect` reads them.
 fn values_of(schema: &Schema, key: &[u8]) -> Vec<(KeyField, Value, String)> {
     let inspection = schema.inspect(key).unwrap();
+    assert_eq!(KeyPlan::new(schema).inspect(key).unwrap(), inspection, "the plan reads what the interpreter reads");
     inspection
         .fields()
         .iter()

@@ -6,6 +6,7 @@ mod batch;
 use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
+use rowkey::schema::KeyPlan;
 
 use crate::{Failure, input, reveal};
 
@@ -64,9 +65,10 @@ pub fn run(args: Args) -> Result<u8, Failure> {
         .collect::<Result<Vec<(&str, &str)>, Failure>>()?;
     // A value that does not fit is reported as itself first (`encode` keeps sensitive values
     // out of its errors), whether or not the key could be printed.
-    let key = schema.encode(&pairs)?;
+    let plan = KeyPlan::new(schema);
+    let key = plan.encode(&pairs)?;
     if !args.reveal {
-        let shown = batch::shown_sensitive_fields(schema, &key)?;
+        let shown = batch::shown_sensitive_fields(&plan, &key)?;
         if !shown.is_empty() {
             return Err(reveal::withheld("the key", &shown));
         }

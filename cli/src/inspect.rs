@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use rowkey::key_text::KeyForm;
-use rowkey::schema::{InspectedField, Inspection, KeyField, Schema, Transform, Value};
+use rowkey::schema::{InspectedField, Inspection, KeyField, KeyPlan, Schema, Transform, Value};
 use serde::{Serialize, Serializer};
 
 use crate::json::{self, Spacing};
@@ -74,8 +74,9 @@ impl From<io::Error> for Printing {
 /// Prints every key's fields to `out`; the number of keys that do not match.
 fn print_all(args: &Args, schema: &Schema, out: &mut impl Write) -> Result<usize, Printing> {
     let mut failed = 0;
+    let plan = KeyPlan::new(schema);
     for (i, (text, key)) in input::keys(&args.keys, args.from).map_err(Printing::Input)?.into_iter().enumerate() {
-        let inspection = key.and_then(|key| schema.inspect(&key));
+        let inspection = key.and_then(|key| plan.inspect(&key));
         let text = reveal::key_text(schema, args.reveal, i + 1, &text);
         match inspection {
             Ok(inspection) if args.json => {

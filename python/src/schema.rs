@@ -236,7 +236,7 @@ impl Schema {
     /// The values of `key` as a dict of native values, the fields `encode` takes (not the
     /// computed prefix and bucket): `encode(decode(key)) == key`.
     fn decode<'py>(&self, py: Python<'py>, key: &[u8]) -> PyResult<Bound<'py, PyDict>> {
-        let inspection = self.inner.inspect(key).map_err(|e| bad_key(&e))?;
+        let inspection = self.plan.inspect(key).map_err(|e| bad_key(&e))?;
         self.values_of(py, &inspection)
     }
 
@@ -272,11 +272,11 @@ impl Schema {
     /// error names the key's index.
     fn decode_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let keys = Keys::read(keys)?;
-        let schema = self.inner;
+        let plan = &self.plan;
         let inspections = py.detach(|| {
             keys.iter()
                 .enumerate()
-                .map(|(i, key)| schema.inspect(key).map_err(|e| (i, e)))
+                .map(|(i, key)| plan.inspect(key).map_err(|e| (i, e)))
                 .collect::<Result<Vec<_>, _>>()
         });
         let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
@@ -340,7 +340,7 @@ impl Schema {
 
     /// `key` decoded field by field with offsets; its `str` and `repr` redact sensitive fields.
     fn inspect(&self, key: &[u8]) -> PyResult<Inspection> {
-        self.inner.inspect(key).map(|inner| Inspection { inner }).map_err(|e| bad_key(&e))
+        self.plan.inspect(key).map(|inner| Inspection { inner }).map_err(|e| bad_key(&e))
     }
 
     /// The schema file's text (rowkey's own format).

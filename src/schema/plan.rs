@@ -1,6 +1,6 @@
-//! A schema compiled once into a plan of how each field is checked and written, so that a
-//! binding that encodes many keys of one schema (the Python package, the command in batch)
-//! does not read the field descriptions again for every key.
+//! A schema compiled once into a plan of how each field is checked, written and read, so that
+//! a binding that handles many keys of one schema (the Python package, the command in batch,
+//! `Rekey`) does not read the field descriptions again for every key.
 //!
 //! The plan resolves, once: the format value (a delimited key's checked delimiter), the salt
 //! and its source fields, the writer's field count, and for each field the check that its
@@ -8,12 +8,17 @@
 //! own writers and field code: text as a `str` in every format, integers, `f64`, `bool` and
 //! UUIDs of the binary formats as their Rust types, a delimited `reverse` field as `Reversed`
 //! of its type; any other field through the schema's field writer of its format (the code
-//! [`Schema::encode_values`] runs).
+//! [`Schema::encode_values`] runs). It reads (`read.rs`) the fields it writes as a Rust type
+//! with that type's reader in the format, and checks the salt bucket against the one the
+//! values give.
 //!
 //! What the plan does not cover it hands to the interpreter, which is the reference: a value
-//! its field's type may not hold, a flattened struct, a format from outside rowkey. A key the
-//! plan cannot write (a value the format refuses, a key too long) is also written again by
-//! the interpreter, so that every error is the interpreter's, word for word.
+//! its field's type may not hold, a field it writes through the schema's field writer (for
+//! reading), a flattened struct, a format from outside rowkey. A key the plan cannot write (a
+//! value the format refuses, a key too long) or read (any fault) is also handled again by the
+//! interpreter, so that every error is the interpreter's, word for word.
+
+use std::borrow::Borrow;
 
 use crate::error::Result;
 use crate::field::{Desc, Reversed};
@@ -28,6 +33,8 @@ use crate::schema::parse::parse_value;
 use crate::schema::store_value::{Backwards, FieldValue, Id16};
 use crate::schema::{Encoding, FieldSchema, Format, KeyField, Schema, SchemaFormat, Transform, Value};
 use crate::schema::{bare_type, int_range};
+
+mod read;
 
 /// A [`Schema`] compiled for encoding many keys: [`KeyPlan::encode_values`] gives the key and
 /// the error [`Schema::encode_values`] gives, for a fraction of the work per key.
@@ -65,6 +72,8 @@ pub struct KeyPlan {
     /// The field count the format's writer is given: the key's fields, a raw prefix not
     /// among them.
     writer_fields: usize,
+    /// Whether the plan reads keys itself (see [`KeyPlan::inspect`]).
+    reads: bool,
 }
 
 /// The format a plan writes, resolved; `Interpreted` for what only the interpreter writes.
@@ -218,11 +227,12 @@ impl KeyPlan {
         let prefix_is_field = matches!(format, PlanFormat::Ordered | PlanFormat::Delimited(_));
         let writer_fields =
             schema.key_fields().iter().filter(|f| prefix_is_field || !matches!(f, KeyField::Prefix(_))).count();
-        KeyPlan { schema, format, salt, fields, writer_fields }
+        let reads = read::reads(&format, &fields);
+        KeyPlan { schema, format, salt, fields, writer_fields, reads }
     }
 
     fn bare(schema: Schema, fields: Vec<FieldPlan>) -> KeyPlan {
-        KeyPlan { schema, format: PlanFormat::Interpreted, salt: None, fields, writer_fields: 0 }
+        KeyPlan { schema, format: PlanFormat::Interpreted, salt: None, fields, writer_fields: 0, reads: false }
     }
 
     /// The schema compiled.
@@ -239,14 +249,19 @@ impl KeyPlan {
     /// As [`Schema::encode_values`].
     pub fn encode_values(&self, values: &[Value]) -> Result<Key> {
         let mut key = Key::new();
-        if values.len() == self.fields.len()
-            && self.trusts(values)
-            && self.write(values, &mut key).is_ok()
-            && key.len() <= self.schema.max_len
-        {
+        if self.write_trusted(values, &mut key) {
             return Ok(key);
         }
         self.schema.encode_values(values)
+    }
+
+    /// Writes the key of `values` to `key` when the plan writes it itself; `false` for what
+    /// it leaves to the interpreter.
+    pub(crate) fn write_trusted<V: Borrow<Value>>(&self, values: &[V], key: &mut Key) -> bool {
+        values.len() == self.fields.len()
+            && self.trusts(values)
+            && self.write(values, key).is_ok()
+            && key.len() <= self.schema.max_len
     }
 
     /// The key of field values given as text, as [`Schema::encode`] takes them: what it
@@ -298,14 +313,14 @@ impl KeyPlan {
 
     /// Whether the plan writes the key of `values` itself: a format it writes, and every value
     /// one its field's type holds.
-    fn trusts(&self, values: &[Value]) -> bool {
+    fn trusts<V: Borrow<Value>>(&self, values: &[V]) -> bool {
         !matches!(self.format, PlanFormat::Interpreted)
-            && self.fields.iter().zip(values).all(|(plan, value)| plan.holds(value))
+            && self.fields.iter().zip(values).all(|(plan, value)| plan.holds(value.borrow()))
     }
 
-    fn write(&self, values: &[Value], out: &mut Key) -> Result<()> {
+    fn write<V: Borrow<Value>>(&self, values: &[V], out: &mut Key) -> Result<()> {
         let bucket = match &self.salt {
-            Some(salt) => Some((&salt.salt, self.bucket(salt, values)?)),
+            Some(salt) => Some((&salt.salt, self.bucket(salt, |i| values[i].borrow())?)),
             None => None,
         };
         match &self.format {
@@ -320,9 +335,9 @@ impl KeyPlan {
 
     /// The salt bucket of `values`: the hash of the source fields' ordered encoding, or one
     /// integer field modulo the bucket count, as the derive computes it.
-    fn bucket(&self, plan: &SaltPlan, values: &[Value]) -> Result<u32> {
+    fn bucket<'v>(&self, plan: &SaltPlan, value: impl Fn(usize) -> &'v Value) -> Result<u32> {
         if plan.salt.hash() == SaltHash::Modulo {
-            return match plan.sources.first().map(|&i| &values[i]) {
+            return match plan.sources.first().map(|&i| value(i)) {
                 Some(Value::Int(v)) => Ok(plan.salt.modulo_bucket(*v)),
                 _ => Err(crate::Error::argument("salt", "a modulo salt takes one integer field")),
             };
@@ -331,7 +346,7 @@ impl KeyPlan {
         let mut encoded = Key::new();
         let mut w = OrderedWriter::new(&mut encoded);
         for &i in &plan.sources {
-            match &values[i] {
+            match value(i) {
                 Value::Str(text) => w.field(&Encoded(text.as_bytes()))?,
                 value => {
                     let bytes = natural_bytes(self.fields[i].field, value, delimited)
@@ -347,7 +362,7 @@ impl KeyPlan {
         &self,
         format: &F,
         bucket: Option<(&Salt, u32)>,
-        values: &[Value],
+        values: &[impl Borrow<Value>],
         out: &mut Key,
     ) -> Result<()> {
         let mut w = format.writer(out, self.writer_fields);
@@ -358,7 +373,7 @@ impl KeyPlan {
             F::put_bucket(&mut w, salt, bucket)?;
         }
         for (plan, value) in self.fields.iter().zip(values) {
-            F::put_field(&mut w, plan, value)?;
+            F::put_field(&mut w, plan, value.borrow())?;
         }
         w.finish();
         Ok(())
@@ -418,6 +433,7 @@ impl FieldPlan {
     }
 
     /// Whether the field's type holds `value` as the key writes it (see [`Check`]).
+    #[inline]
     fn holds(&self, value: &Value) -> bool {
         match (self.check, value) {
             // An `Option`'s None, of a field written as it is.

@@ -6,8 +6,8 @@
 use crate::error::Result;
 use crate::format::ordered::OrderedWriter;
 use crate::key::Key;
-use crate::salt::SaltHash;
 use crate::salt::bucket::check_bucket;
+use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{self, Encoded};
 use crate::schema::inspection::InspectedField;
 use crate::schema::{FieldSchema, KeyField, SaltSchema, Value};
@@ -90,9 +90,17 @@ fn check_salt(found: &FoundBucket, fields: &[InspectedField], delimited: bool) -
 
 /// How a bucket shows: its number, or an MD5 salt's hex digits.
 pub(super) fn bucket_value(salt: &SaltSchema, value: u32) -> Value {
-    match salt.salt().map(|s| s.hex_digits()) {
-        Ok(digits) if digits > 0 => Value::Str(format!("{value:0digits$x}")),
-        _ => Value::Int(value.into()),
+    match salt.salt() {
+        Ok(salt) => bucket_shown(&salt, value),
+        Err(_) => Value::Int(value.into()),
+    }
+}
+
+/// [`bucket_value`] of a salt already made.
+pub(super) fn bucket_shown(salt: &Salt, value: u32) -> Value {
+    match salt.hex_digits() {
+        0 => Value::Int(value.into()),
+        digits => Value::Str(format!("{value:0digits$x}")),
     }
 }
 

@@ -6,7 +6,7 @@ use std::ops::Bound;
 
 use proptest::prelude::*;
 use rowkey::range::KeyRanges;
-use rowkey::schema::{KeySchema, ScanNext, Schema};
+use rowkey::schema::{KeyPlan, KeySchema, ScanNext, Schema};
 use rowkey::{Key, RowKey, RowKeyOwned};
 
 /// Each field of the value's key as text, as `rowkey inspect` prints it and `scan` takes it.
@@ -72,6 +72,13 @@ pub fn mutations(key: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
 pub fn agrees_with_from_key<T: for<'de> RowKey<'de> + std::fmt::Debug>(schema: &Schema, bytes: &[u8]) {
     let typed = T::from_key(bytes);
     let inspected = schema.inspect(bytes);
+    // The compiled plan reads what the interpreter reads, fields or error.
+    let planned = KeyPlan::new(schema).inspect(bytes);
+    match (&planned, &inspected) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{:?}", rowkey::Key::from(bytes)),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{:?}", rowkey::Key::from(bytes)),
+        _ => panic!("{:?}: plan {planned:?}, inspect {inspected:?}", rowkey::Key::from(bytes)),
+    }
     match (&typed, &inspected) {
         (Ok(_), Ok(_)) => {}
         (Err(a), Err(b)) => assert!(

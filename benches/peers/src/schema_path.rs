@@ -179,7 +179,8 @@ fn both_paths<'a, T: RowKeyOwned + KeySchema>(
         format!("{name}_schema_encode_values"),
         each(&inputs.fields, move |f| drop(black_box(schema.encode_values(f).unwrap()))),
     ));
-    let plan = KeyPlan::new(schema);
+    let plan = std::rc::Rc::new(KeyPlan::new(schema));
+    let read = plan.clone();
     ops.push((
         format!("{name}_plan_encode_values"),
         each(&inputs.fields, move |f| drop(black_box(plan.encode_values(f).unwrap()))),
@@ -189,6 +190,7 @@ fn both_paths<'a, T: RowKeyOwned + KeySchema>(
         format!("{name}_schema_inspect"),
         each(&inputs.keys, move |k| drop(black_box(schema.inspect(k).unwrap()))),
     ));
+    ops.push((format!("{name}_plan_inspect"), each(&inputs.keys, move |k| drop(black_box(read.inspect(k).unwrap())))));
 }
 
 /// Every operation, by id.

@@ -183,7 +183,7 @@ fn faster(goal: String, ours: f64, lib: &str, theirs: f64, by: f64) -> Target {
 fn schema_targets(value: &dyn Fn(&str) -> Option<f64>, out: &mut Vec<Target>) {
     for key in ["reading", "ordered", "fdb", "mc", "hbase"] {
         let pairs =
-            [("plan_encode_values", "derived_to_key", "encode"), ("schema_inspect", "derived_from_key", "decode")];
+            [("plan_encode_values", "derived_to_key", "encode"), ("plan_inspect", "derived_from_key", "decode")];
         for (schema, derived, what) in pairs {
             if let (Some(ours), Some(base)) = (value(&format!("{key}_{schema}")), value(&format!("{key}_{derived}"))) {
                 out.push(ratio_target(format!("{key}: schema {what} ≤ 1.5× the derived"), ours, base, 1.5, "derived"));

@@ -98,7 +98,7 @@ fn key_of(plan: &KeyPlan, line: &[u8], reveal: bool) -> Result<rowkey::Key, Stri
     // `encode` keeps sensitive values out of its errors.
     let key = plan.encode(&pairs).map_err(|e| e.to_string())?;
     if !reveal && schema.has_sensitive_fields() {
-        let shown = shown_sensitive_fields(schema, &key).map_err(|failure| failure.message)?;
+        let shown = shown_sensitive_fields(plan, &key).map_err(|failure| failure.message)?;
         if !shown.is_empty() {
             return Err(reveal::withheld("its key", &shown).message);
         }
@@ -108,8 +108,8 @@ fn key_of(plan: &KeyPlan, line: &[u8], reveal: bool) -> Result<rowkey::Key, Stri
 
 /// The sensitive fields whose value the key holds. An absent one (the `None` of an optional
 /// field) writes no value, so a key whose sensitive fields are all absent is printed as is.
-pub fn shown_sensitive_fields(schema: &Schema, key: &[u8]) -> Result<Vec<&'static str>, Failure> {
-    let inspection = schema.inspect(key)?;
+pub fn shown_sensitive_fields(plan: &KeyPlan, key: &[u8]) -> Result<Vec<&'static str>, Failure> {
+    let inspection = plan.inspect(key)?;
     Ok(inspection
         .fields()
         .iter()
