@@ -4,7 +4,7 @@
 use std::fmt::Debug;
 
 use rowkey::format::{FormatKey, KeyFormat};
-use rowkey::schema::KeySchema;
+use rowkey::schema::{Inspection, KeyPlan, KeySchema};
 use rowkey::{Key, RowKeyOwned};
 
 use crate::show;
@@ -63,6 +63,16 @@ pub fn encodes_back<V: Debug>(bytes: &[u8], value: &V, again: rowkey::Result<Key
 pub fn agreement<T: RowKeyOwned + KeySchema + Debug>(bytes: &[u8]) {
     let typed = T::from_key(bytes);
     let inspected = T::SCHEMA.inspect(bytes);
+    // The compiled plan reads what the interpreter reads: the same fields at the same offsets
+    // (values as text, which keeps a NaN's sign and payload), or the same error.
+    let planned = KeyPlan::new(&T::SCHEMA).inspect(bytes);
+    let shown = |read: &rowkey::Result<Inspection>| match read {
+        Ok(fields) => {
+            Ok((fields.revealed().to_string(), fields.fields().iter().map(|f| f.offset()).collect::<Vec<_>>()))
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    assert_eq!(shown(&planned), shown(&inspected), "{}", show(bytes));
     match (&typed, &inspected) {
         (Ok(_), Ok(inspection)) => {
             // Showing an inspection must not fail either.

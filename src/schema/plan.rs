@@ -9,12 +9,11 @@
 //! UUIDs of the binary formats as their Rust types, a delimited `reverse` field as `Reversed`
 //! of its type; any other field through the schema's field writer of its format (the code
 //! [`Schema::encode_values`] runs). It reads (`read.rs`) the fields it writes as a Rust type
-//! with that type's reader in the format, and checks the salt bucket against the one the
-//! values give.
+//! with that type's reader in the format, any other with the interpreter's decoder of the
+//! field, and checks the salt bucket against the one the values give.
 //!
 //! What the plan does not cover it hands to the interpreter, which is the reference: a value
-//! its field's type may not hold, a field it writes through the schema's field writer (for
-//! reading), a flattened struct, a format from outside rowkey. A key the plan cannot write (a
+//! its field's type may not hold, a flattened struct, a format from outside rowkey. A key the plan cannot write (a
 //! value the format refuses, a key too long) or read (any fault) is also handled again by the
 //! interpreter, so that every error is the interpreter's, word for word.
 

@@ -6,6 +6,7 @@ pub mod faults;
 pub mod hcl;
 pub mod keys;
 pub mod pii;
+pub mod planned;
 pub mod schema_checks;
 pub mod stores;
 pub mod strategies;

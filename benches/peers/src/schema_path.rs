@@ -104,6 +104,7 @@ impl<T: RowKeyOwned + KeySchema + PartialEq + std::fmt::Debug> Inputs<T> {
             .iter()
             .map(|k| {
                 let inspection = T::SCHEMA.inspect(k).unwrap();
+                assert_eq!(KeyPlan::new(&T::SCHEMA).inspect(k).unwrap(), inspection);
                 let skip = usize::from(T::SCHEMA.prefix.is_some()) + usize::from(T::SCHEMA.salt.is_some());
                 inspection.fields()[skip..].iter().map(|f| f.value().clone()).collect()
             })

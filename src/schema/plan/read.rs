@@ -1,9 +1,10 @@
-//! [`KeyPlan::inspect`]: a key read through the plan. Each field is read as the Rust type the
-//! plan writes it as, by the format's own reader of that type (the code the derived
-//! `from_key` runs), and the salt bucket is checked against the bucket the values give. A key
-//! the plan does not read (a field it writes through the schema's field writer, a format only
-//! the interpreter knows) or cannot read (any fault at all) goes to [`Schema::inspect`], so
-//! that the answer for a bad key is the interpreter's, word for word.
+//! [`KeyPlan::inspect`]: a key read through the plan. A field the plan writes as a Rust type
+//! is read as that type by the format's own reader of it (the code the derived `from_key`
+//! runs); any other field by the interpreter's decoder of the format for its description,
+//! without the interpreter's walk of the schema. The salt bucket is checked against the
+//! bucket the values give. A key the plan does not read (a flattened struct, a format only the
+//! interpreter knows) or cannot read (any fault at all) goes to [`Schema::inspect`], so that
+//! the answer for a bad key is the interpreter's, word for word.
 
 use crate::error::Result;
 use crate::field::{Desc, FieldBytes, FieldType, ReadField, Reversed};
@@ -11,9 +12,10 @@ use crate::format::{Delimited, DelimitedText, FdbTuple, HBase, KeyFormat, KeyRea
 use crate::salt::Salt;
 use crate::salt::bucket::{read_bucket, read_bucket_field};
 use crate::salt::store::read_store_bucket_field;
+use crate::schema::decode;
 use crate::schema::inspection::{InspectedField, Inspection};
 use crate::schema::reading::bucket_shown;
-use crate::schema::store_value::{Backwards, Id16};
+use crate::schema::store_value::{Backwards, Id16, read_value};
 use crate::schema::{Encoding, KeyField, Schema, Value, prefix_value};
 
 use super::{FieldPlan, Int, KeyPlan, PlanFormat, Write};
@@ -112,12 +114,11 @@ impl KeyPlan {
     }
 }
 
-/// Whether the plan reads keys of `fields` in `format` itself: every field one it writes as
-/// its Rust type (and so reads as it), in a format it writes.
+/// Whether the plan reads keys of `fields` in `format` itself: a format it writes, and no
+/// descending field in a delimited key (which has no descending order; the interpreter says so).
 pub(super) fn reads(format: &PlanFormat, fields: &[FieldPlan]) -> bool {
     let delimited = matches!(format, PlanFormat::Delimited(_));
-    !matches!(format, PlanFormat::Interpreted)
-        && !fields.iter().any(|plan| matches!(plan.write, Write::Field) || (delimited && plan.field.descending))
+    !matches!(format, PlanFormat::Interpreted) && !fields.iter().any(|plan| delimited && plan.field.descending)
 }
 
 /// A format the plan reads: its prefix, bucket and fields, each with the length
@@ -126,6 +127,10 @@ trait Reads: KeyFormat {
     fn prefix(r: &mut Self::Reader<'_, '_>, prefix: &'static [u8]) -> Result<usize>;
     fn bucket(r: &mut Self::Reader<'_, '_>, salt: &Salt) -> Result<(u32, usize)>;
     fn value(r: &mut Self::Reader<'_, '_>, plan: &FieldPlan) -> Result<(Value, usize)>;
+
+    /// Reads the next field by its description, with the interpreter's decoder of the format:
+    /// a field the plan does not read as a Rust type of its own.
+    fn described(r: &mut Self::Reader<'_, '_>, plan: &FieldPlan) -> Result<(Value, usize)>;
 
     /// Reads the next field as a `T` (descending as the field is).
     fn typed<'de, T: ReadField<'de, Self::Values>>(
@@ -179,7 +184,7 @@ macro_rules! read_value {
             Write::Int(Int::U32) => <$format>::typed::<u32>(r, plan).map(int),
             Write::Int(Int::U64) => <$format>::typed::<u64>(r, plan).map(int),
             $($write => $arm,)*
-            _ => Err(crate::Error::argument("schema field", "a field the plan does not read")),
+            _ => <$format>::described(r, plan),
         }
     }};
 }
@@ -207,6 +212,11 @@ impl Reads for Ordered {
 
     fn value(r: &mut Self::Reader<'_, '_>, plan: &FieldPlan) -> Result<(Value, usize)> {
         read_binary!(Ordered, r, plan)
+    }
+
+    fn described(r: &mut Self::Reader<'_, '_>, plan: &FieldPlan) -> Result<(Value, usize)> {
+        let (bytes, len) = Self::typed::<Vec<u8>>(r, plan)?;
+        decode::binary(plan.field, bytes).map(|value| (value, len))
     }
 
     fn typed<'de, T: ReadField<'de, Ordered>>(r: &mut Self::Reader<'_, 'de>, plan: &FieldPlan) -> Result<(T, usize)> {
@@ -238,6 +248,11 @@ impl Reads for Delimited {
             Write::Reversed(Int::U16) => reversed::<u16>(r, plan),
             Write::Reversed(Int::U32) => reversed::<u32>(r, plan),
             Write::Reversed(Int::U64) => reversed::<u64>(r, plan))
+    }
+
+    fn described(r: &mut Self::Reader<'_, '_>, plan: &FieldPlan) -> Result<(Value, usize)> {
+        let text: &[u8] = r.named_field(plan.field.name)?;
+        decode::text(plan.field, text).map(|value| (value, text.len()))
     }
 
     fn typed<'de, T: ReadField<'de, DelimitedText>>(
@@ -279,6 +294,12 @@ macro_rules! reads_store {
                 read_binary!($format, r, plan)
             }
 
+            fn described(r: &mut Self::Reader<'_, '_>, plan: &FieldPlan) -> Result<(Value, usize)> {
+                let offset = r.position();
+                let value = read_value::<$format>(r, plan.field)?;
+                Ok((value, r.position() - offset))
+            }
+
             fn typed<'de, T: ReadField<'de, $format>>(
                 r: &mut Self::Reader<'_, 'de>,
                 plan: &FieldPlan,
@@ -299,29 +320,33 @@ mod tests {
     use super::*;
     use crate::schema::{FieldSchema, Format, SaltSchema};
 
-    static BINARY: [FieldSchema; 4] = [
+    static BINARY: [FieldSchema; 5] = [
         FieldSchema::new("kind", "String", Encoding::Utf8),
         FieldSchema { descending: true, ..FieldSchema::new("id", "i64", Encoding::Int64) },
         FieldSchema::new("score", "f64", Encoding::Float64),
         FieldSchema::new("on", "bool", Encoding::Bool),
+        FieldSchema::new("raw", "Vec<u8>", Encoding::Bytes),
     ];
-    static ASCENDING: [FieldSchema; 4] = [
+    static ASCENDING: [FieldSchema; 5] = [
         FieldSchema::new("kind", "String", Encoding::Utf8),
         FieldSchema::new("id", "i64", Encoding::Int64),
         FieldSchema::new("score", "f64", Encoding::Float64),
         FieldSchema::new("on", "bool", Encoding::Bool),
+        FieldSchema::new("raw", "Vec<u8>", Encoding::Bytes),
     ];
-    static TEXT: [FieldSchema; 2] = [
+    static TEXT: [FieldSchema; 3] = [
         FieldSchema::new("kind", "String", Encoding::Utf8),
         FieldSchema {
             transform: crate::schema::Transform::Reverse { max: i64::MAX.cast_unsigned() },
             ..FieldSchema::new("id", "i64", Encoding::Decimal { width: 19, signed: false })
         },
+        FieldSchema::new("tag", "u32", Encoding::Hex { digits: Some(8) }),
     ];
     static SALT: SaltSchema = SaltSchema { buckets: 8, hash: crate::salt::SaltHash::FarmHash, from: &["kind"] };
 
-    /// A key of every type the plan reads in `format`: a descending integer where the format
-    /// has a descending order, a reversed one in the delimited format.
+    /// A key of every type the plan reads as itself in `format` (a descending integer where
+    /// the format has a descending order, a reversed one in the delimited format), and one it
+    /// reads by its description (bytes; hex text).
     fn schema(format: Format) -> Schema {
         let fields: &'static [FieldSchema] = match format {
             Format::Delimited(_) => &TEXT,
@@ -332,16 +357,28 @@ mod tests {
     }
 
     /// The plan reads keys of every built-in format itself, salted and prefixed, a descending
-    /// field where the format has them: the fields the interpreter reads.
+    /// field where the format has them, a field of a type it reads by its description: the
+    /// fields the interpreter reads.
     #[test]
     fn the_plan_reads_what_it_writes() {
         for format in [Format::Ordered, Format::Delimited("#"), Format::FdbTuple, Format::Memcomparable, Format::HBase]
         {
             let schema = schema(format);
-            let values = [Value::Str("phone".into()), Value::Int(7), Value::Float(-0.5), Value::Bool(true)];
+            let values: Vec<Value> = schema
+                .fields
+                .iter()
+                .map(|field| match field.encoding {
+                    Encoding::Utf8 => Value::Str("phone".into()),
+                    Encoding::Float64 => Value::Float(-0.5),
+                    Encoding::Bool => Value::Bool(true),
+                    Encoding::Bytes => Value::Bytes(vec![0, 0xff]),
+                    Encoding::Hex { .. } => Value::Int(0x4c41),
+                    _ => Value::Int(7),
+                })
+                .collect();
             let plan = KeyPlan::new(&schema);
             assert!(plan.reads, "{format}");
-            let key = plan.encode_values(&values[..schema.fields.len()]).unwrap();
+            let key = plan.encode_values(&values).unwrap();
             let read = plan.read(&key).unwrap_or_else(|| panic!("{format}: the plan left {key:?} to the interpreter"));
             assert_eq!(Inspection { type_name: "T", fields: read }, schema.inspect(&key).unwrap(), "{format}");
         }
