@@ -274,10 +274,7 @@ impl Schema {
         let keys = Keys::read(keys)?;
         let plan = &self.plan;
         let inspections = py.detach(|| {
-            keys.iter()
-                .enumerate()
-                .map(|(i, key)| plan.inspect(key).map_err(|e| (i, e)))
-                .collect::<Result<Vec<_>, _>>()
+            keys.iter().enumerate().map(|(i, key)| plan.inspect(key).map_err(|e| (i, e))).collect::<Result<Vec<_>, _>>()
         });
         let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
         if keys.arrow {
