@@ -5,10 +5,11 @@
 use std::ops::Range;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyBytes;
 
 use crate::BadKeyError;
-use crate::arrow::{binary_array, is_arrow, keys_of};
+use crate::arrow::{is_arrow, keys_of};
+use crate::columns::KeyColumn;
 
 /// The keys of a batch, a list (or any iterable) of `bytes` or a pyarrow binary array, copied
 /// into one buffer so that the work on them needs no GIL.
@@ -37,6 +38,10 @@ impl Keys {
         Ok(Keys { data, ranges, arrow: false })
     }
 
+    pub(crate) fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> {
         self.ranges.iter().map(|r| &self.data[r.clone()])
     }
@@ -45,9 +50,9 @@ impl Keys {
 /// `keys` as the caller gave its batch: a pyarrow `BinaryArray` for Arrow, else a list of
 /// `bytes`.
 pub(crate) fn keys_out<'py, K: AsRef<[u8]>>(py: Python<'py>, keys: &[K], arrow: bool) -> PyResult<Bound<'py, PyAny>> {
-    if arrow {
-        binary_array(py, keys)
-    } else {
-        Ok(PyList::new(py, keys.iter().map(|key| PyBytes::new(py, key.as_ref())))?.into_any())
+    let mut column = KeyColumn::default();
+    for key in keys {
+        column.push(key.as_ref());
     }
+    column.into_py(py, arrow)
 }

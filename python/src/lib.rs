@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 mod arrow;
 mod batch;
+mod columns;
 mod from_py;
 mod inspection;
 mod rekey;
@@ -15,6 +16,7 @@ mod row;
 mod scan;
 mod schema;
 mod to_py;
+mod uuid_object;
 
 create_exception!(_rowkey, RowKeyError, PyValueError, "Any error of rowkey: a bad key, value or schema.");
 create_exception!(

@@ -1,6 +1,5 @@
-//! A batch's rows for `encode_many`: each row's values converted from Python with the GIL
-//! held (a list of dicts, or a dict of columns), so that all keys are then encoded in Rust at
-//! once with the GIL released.
+//! A row's values for the crate's encoder, converted from Python (a dict, keyword arguments,
+//! or a dict of columns cut into rows).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};

@@ -9,8 +9,9 @@ use std::ops::Bound as Limit;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rowkey::schema::{FieldSchema, KeyField, KeyPlan, ScanNext, Transform, Value};
 
-use crate::arrow::{Column, is_arrow, rows_of};
-use crate::batch::{Keys, keys_out};
+use crate::arrow::{encode_table, is_arrow};
+use crate::batch::Keys;
+use crate::columns::{Column, KeyColumn};
 use crate::from_py::{text_of, value_of};
 use crate::inspection::Inspection;
 use crate::row::{Row, in_row, row_dicts};
@@ -52,7 +53,8 @@ impl Schema {
         values: Option<&Bound<'_, PyDict>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Row> {
-        if let Some(row) = self.native(py, values, kwargs)? {
+        let mut row = Vec::with_capacity(self.values.len());
+        if self.native(py, values, kwargs, &mut row)? {
             return Ok(Row::Values(row));
         }
         let mut texts = match values {
@@ -65,33 +67,35 @@ impl Schema {
         Ok(Row::Texts(texts))
     }
 
-    /// The native values of a row, `None` where one is missing, unknown or not native.
+    /// Puts the native values of a row in `out` (emptied first): `false` where one is
+    /// missing, unknown or not native.
     fn native(
         &self,
         py: Python<'_>,
         values: Option<&Bound<'_, PyDict>>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Option<Vec<Value>>> {
+        out: &mut Vec<Value>,
+    ) -> PyResult<bool> {
+        out.clear();
         let given = values.map_or(0, |d| d.len()) + kwargs.map_or(0, |d| d.len());
         if given != self.values.len() {
-            return Ok(None);
+            return Ok(false);
         }
-        let mut out = Vec::with_capacity(given);
         for (field, name) in &self.values {
             let name = name.bind(py);
             let obj = match values.map(|d| d.get_item(name)).transpose()?.flatten() {
                 Some(obj) => obj,
                 None => match kwargs.map(|d| d.get_item(name)).transpose()?.flatten() {
                     Some(obj) => obj,
-                    None => return Ok(None),
+                    None => return Ok(false),
                 },
             };
             match value_of(field, &obj)? {
                 Some(value) => out.push(value),
-                None => return Ok(None),
+                None => return Ok(false),
             }
         }
-        Ok(Some(out))
+        Ok(true)
     }
 
     /// The `(name, text)` pairs `Schema::encode` takes, from a dict of Python values.
@@ -131,19 +135,8 @@ impl Schema {
 }
 
 impl Schema {
-    /// The decoded values as a pyarrow `RecordBatch`, a column a field.
-    fn record_batch<'py>(
-        &self,
-        py: Python<'py>,
-        inspections: &[rowkey::schema::Inspection],
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let mut columns: Vec<Column> = self.values.iter().map(|(field, _)| Column::new(field)).collect();
-        for (i, inspection) in inspections.iter().enumerate() {
-            let values = inspection.fields().iter().filter(|f| matches!(f.key_field(), KeyField::Value(_)));
-            for ((column, (field, _)), value) in columns.iter_mut().zip(&self.values).zip(values) {
-                column.push(field, value.value()).map_err(|e| BadValueError::new_err(format!("key {i}: {e}")))?;
-            }
-        }
+    /// The columns of decoded values as a pyarrow `RecordBatch`.
+    fn record_batch<'py>(&self, py: Python<'py>, columns: Vec<Column>) -> PyResult<Bound<'py, PyAny>> {
         let arrays = columns
             .into_iter()
             .zip(&self.values)
@@ -242,45 +235,70 @@ impl Schema {
 
     /// The keys of many rows at once: `rows` a list of dicts, a dict of columns (equally
     /// long sequences), or a pyarrow `RecordBatch` or `Table` of the key's columns, for which
-    /// the keys come back as a pyarrow `BinaryArray`. The values are read from Python first,
-    /// then every key is encoded with the GIL released. An error names the row.
+    /// the keys come back as a pyarrow `BinaryArray`. Each key is written as its row is read,
+    /// into one buffer; an Arrow batch of plain columns is read from its buffers with the GIL
+    /// released. An error names the first bad row.
     fn encode_many<'py>(&self, py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let arrow = is_arrow(rows)?;
-        let rows = if arrow {
+        let mut keys = KeyColumn::default();
+        if is_arrow(rows)? {
             let fields: Vec<&FieldSchema> = self.values.iter().map(|(field, _)| *field).collect();
-            rows_of(&fields, rows, |name, obj| self.text(name, obj))?
-        } else {
-            let dicts = row_dicts(rows)?;
-            let mut out = Vec::with_capacity(dicts.len());
-            for (i, row) in dicts.iter().enumerate() {
-                out.push(self.row(py, Some(row), None).map_err(|e| in_row(py, i, e))?);
-            }
-            out
+            encode_table(&self.plan, &fields, rows, |name, obj| self.text(name, obj), &mut keys)?;
+            return keys.into_py(py, true);
+        }
+        let mut values = Vec::with_capacity(self.values.len());
+        let mut add = |i: usize, row: &Bound<'py, PyDict>| -> PyResult<()> {
+            let key = if self.native(py, Some(row), None, &mut values).map_err(|e| in_row(py, i, e))? {
+                self.plan.encode_values(&values)
+            } else {
+                let texts = self.texts(row).map_err(|e| in_row(py, i, e))?;
+                let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+                self.plan.encode(&pairs)
+            };
+            keys.push(&key.map_err(|e| BadValueError::new_err(format!("row {i}: {e}")))?);
+            Ok(())
         };
-        let plan = &self.plan;
-        let keys = py.detach(|| {
-            rows.iter().enumerate().map(|(i, row)| row.encode(plan).map_err(|e| (i, e))).collect::<Result<Vec<_>, _>>()
-        });
-        let keys = keys.map_err(|(i, e)| BadValueError::new_err(format!("row {i}: {e}")))?;
-        keys_out(py, &keys, arrow)
+        if rows.is_instance_of::<PyDict>() {
+            for (i, row) in row_dicts(rows)?.iter().enumerate() {
+                add(i, row)?;
+            }
+        } else {
+            for (i, row) in rows.try_iter()?.enumerate() {
+                let row = row?;
+                add(i, row.cast::<PyDict>().map_err(|_| BadValueError::new_err(format!("row {i}: a row is a dict")))?)?;
+            }
+        }
+        keys.into_py(py, false)
     }
 
     /// The values of many keys at once, as a list of dicts; from a pyarrow `BinaryArray`, as a
     /// pyarrow `RecordBatch` of the fields' columns (UUIDs as 16-byte binary, instants as
     /// `timestamp` in UTC, dates as `date32`; addresses, ULIDs and numbers beyond 64 bits as
-    /// their text). Every key is decoded with the GIL released, then the values built. An
-    /// error names the key's index.
+    /// their text), built from the keys with the GIL released. An error names the first bad
+    /// key's index.
     fn decode_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let keys = Keys::read(keys)?;
-        let plan = &self.plan;
-        let inspections = py.detach(|| {
-            keys.iter().enumerate().map(|(i, key)| plan.inspect(key).map_err(|e| (i, e))).collect::<Result<Vec<_>, _>>()
-        });
-        let inspections = inspections.map_err(|(i, e)| BadKeyError::new_err(format!("key {i}: {e}")))?;
+        let bad = |i: usize, e: &rowkey::Error| BadKeyError::new_err(format!("key {i}: {e}"));
         if keys.arrow {
-            return self.record_batch(py, &inspections);
+            let mut columns: Vec<Column> = self.values.iter().map(|(field, _)| Column::new(field)).collect();
+            py.detach(|| -> PyResult<()> {
+                for (i, key) in keys.iter().enumerate() {
+                    let inspection = self.plan.inspect(key).map_err(|e| bad(i, &e))?;
+                    let values = inspection.fields().iter().filter(|f| matches!(f.key_field(), KeyField::Value(_)));
+                    for ((column, (field, _)), value) in columns.iter_mut().zip(&self.values).zip(values) {
+                        column
+                            .push(field, value.value())
+                            .map_err(|e| BadValueError::new_err(format!("key {i}: {e}")))?;
+                    }
+                }
+                Ok(())
+            })?;
+            return self.record_batch(py, columns);
         }
-        let rows = inspections.iter().map(|inspection| self.values_of(py, inspection)).collect::<PyResult<Vec<_>>>()?;
+        let mut rows = Vec::with_capacity(keys.len());
+        for (i, key) in keys.iter().enumerate() {
+            let inspection = self.plan.inspect(key).map_err(|e| bad(i, &e))?;
+            rows.push(self.values_of(py, &inspection)?);
+        }
         Ok(PyList::new(py, rows)?.into_any())
     }
 

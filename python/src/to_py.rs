@@ -9,7 +9,8 @@ use pyo3::types::{PyBytes, PyDict};
 use rowkey::schema::{KeyField, Value};
 
 use crate::BadValueError;
-use crate::from_py::{DATE, DATETIME, IPV4, IPV6, TIMEDELTA, UUID};
+use crate::from_py::{DATE, DATETIME, IPV4, IPV6, TIMEDELTA};
+use crate::uuid_object::uuid_of;
 
 static EPOCH: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static EPOCH_DAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -66,36 +67,6 @@ pub(crate) fn py_value<'py>(py: Python<'py>, field: KeyField, value: &Value) -> 
         // Later variants of the non-exhaustive enum: their text, which `encode` reads.
         other => other.to_string().into_bound_py_any(py),
     }
-}
-
-static SAFE_UNKNOWN: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static OBJECT_SETATTR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static OBJECT_NEW: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// A `uuid.UUID` built as `UUID.__init__` leaves it (its two slots set), without the argument
-/// parsing of `__init__`, which is most of the cost of a decoded UUID; `object.__new__` and
-/// the attribute names are looked up once.
-fn uuid_of(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
-    let class = UUID.get(py)?;
-    let setattr = OBJECT_SETATTR
-        .get_or_try_init(py, || -> PyResult<_> {
-            Ok(py.import("builtins")?.getattr("object")?.getattr("__setattr__")?.unbind())
-        })?
-        .bind(py);
-    let unknown = SAFE_UNKNOWN
-        .get_or_try_init(py, || -> PyResult<_> {
-            Ok(py.import("uuid")?.getattr("SafeUUID")?.getattr("unknown")?.unbind())
-        })?
-        .bind(py);
-    let new = OBJECT_NEW
-        .get_or_try_init(py, || -> PyResult<_> {
-            Ok(py.import("builtins")?.getattr("object")?.getattr("__new__")?.unbind())
-        })?
-        .bind(py);
-    let out = new.call1((class,))?;
-    setattr.call1((&out, pyo3::intern!(py, "int"), value))?;
-    setattr.call1((&out, pyo3::intern!(py, "is_safe"), unknown))?;
-    Ok(out)
 }
 
 fn beyond(field: KeyField, ty: &str) -> PyErr {

@@ -101,6 +101,18 @@ def test_a_null_in_a_field_that_is_not_optional_names_the_row_and_field():
         EVENT.encode_many(table)
 
 
+def test_a_bad_row_in_a_later_batch_is_named_by_its_row_in_the_table():
+    rows = event_rows(20)
+    bad = event_table(rows[13:]).set_column(1, "seq", pa.array([1, 2, None, 4, 5, 6, 7], pa.int64()))
+    with pytest.raises(rowkey.BadValueError, match=r"row 15: `seq` is not optional"):
+        EVENT.encode_many(pa.concat_tables([event_table(rows[:13]), bad]))
+    # The same through the text forms of a column with no direct reading.
+    as_text = bad.set_column(3, "id", pa.array([str(r["id"]) for r in rows[13:]]))
+    first = event_table(rows[:13]).set_column(3, "id", pa.array([str(r["id"]) for r in rows[:13]]))
+    with pytest.raises(rowkey.BadValueError, match=r"row 15: `seq`"):
+        EVENT.encode_many(pa.concat_tables([first, as_text]))
+
+
 def test_other_column_types_go_the_way_of_python_values():
     rows = event_rows(6)
     table = event_table(rows)

@@ -312,3 +312,33 @@ def test_a_byte_prefix_is_bytes_in_and_out():
     assert json.loads(schema.to_json())["prefix_hex"] == "bd89"
     with pytest.raises(rowkey.BadSchemaError, match="not both"):
         rowkey.Schema.from_json(json.dumps(dict(design, prefix="ev")))
+
+
+def test_decoded_uuids_are_whole_objects_through_a_collection():
+    # `uuid_object.rs` allocates these and sets their slots from C: each must be a plain
+    # UUID that compares, hashes, pickles, refuses assignment, takes a weak reference and
+    # survives the cycle collector (a bad reference count crashes or corrupts here).
+    import gc
+    import pickle
+    import sys
+    import weakref
+
+    schema = rowkey.Schema.from_json(json.dumps({
+        "rowkey_schema": 1, "type": "Ids", "format": "fdb_tuple",
+        "fields": [{"name": "id", "type": "Uuid", "encoding": "uuid"}],
+    }))
+    ids = [uuid.UUID(int=0), uuid.UUID(int=(1 << 128) - 1)] + [uuid.uuid4() for _ in range(2000)]
+    decoded = [row["id"] for row in schema.decode_many(schema.encode_many([{"id": i} for i in ids]))]
+    gc.collect()
+    assert decoded == ids and [hash(d) for d in decoded] == [hash(i) for i in ids]
+    assert all(type(d) is uuid.UUID and d.is_safe is uuid.SafeUUID.unknown for d in decoded)
+    assert pickle.loads(pickle.dumps(decoded[1])) == ids[1]
+    with pytest.raises(TypeError):
+        decoded[0].int = 5
+    ref = weakref.ref(decoded[2])
+    assert ref() is decoded[2]
+    one = schema.decode(schema.encode({"id": ids[3]}))["id"]
+    assert sys.getrefcount(one) == 2  # `one` and the call's argument: no reference leaked
+    del decoded
+    gc.collect()
+    assert ref() is None
