@@ -22,6 +22,7 @@ MAX_LINES = 650
 TREES = [
     ("src", None),
     ("derive/src", None),
+    ("derive-core/src", None),
     ("cli/src", None),
     ("cli/tests/cli", None),
     ("python/src", None),
@@ -30,7 +31,7 @@ TREES = [
     ("tests/store_redb", None),
     ("tests/bigtable_emulator", None),
 ]
-LENGTH_DIRS = ["src", "derive", "cli", "python/src", "fuzz/fuzz_targets", "benches", "tests", "examples"]
+LENGTH_DIRS = ["src", "derive", "derive-core", "cli", "python/src", "fuzz/fuzz_targets", "benches", "tests", "examples"]
 
 
 def module_path(root, path):

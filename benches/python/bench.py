@@ -36,6 +36,17 @@ FDB_SCHEMA = rowkey.Schema.from_json(json.dumps({
                {"name": "id", "type": "Uuid", "encoding": "uuid"}],
 }))
 
+class Event(rowkey.Key, fdb_tuple=True):
+    """`FDB_SCHEMA` declared as a class: what `to_key` and `from_key` add to `encode` and `decode`."""
+
+    tenant: str
+    seq: rowkey.i64
+    at: rowkey.i64
+    id: uuid.UUID
+
+
+assert json.loads(Event.SCHEMA.to_json())["fields"] == json.loads(FDB_SCHEMA.to_json())["fields"]
+
 # The README's device key: delimited, salted, the time reversed.
 READING = rowkey.Schema.from_json(json.dumps({
     "rowkey_schema": 1, "type": "Reading", "format": "delimited", "delimiter": "#",
@@ -87,6 +98,10 @@ def main():
     figures["rowkey encode_many (per key)"] = per_call(lambda: FDB_SCHEMA.encode_many(batch), 5) / rows
     figures["rowkey decode"] = per_call(lambda: FDB_SCHEMA.decode(key), 20_000)
     figures["rowkey decode_many (per key)"] = per_call(lambda: FDB_SCHEMA.decode_many(keys), 5) / rows
+    event = Event("acme", 42, 1_588_291_200_000, ident)
+    assert event.to_key() == key and Event.from_key(key) == event
+    figures["declared Event to_key"] = per_call(event.to_key, 20_000)
+    figures["declared Event from_key"] = per_call(lambda: Event.from_key(key), 20_000)
     if fdb_tuple is not None:
         packed = ("acme", 42, 1_588_291_200_000, ident)
         assert fdb_tuple.pack(packed) == key, "rowkey and fdb.tuple differ on the key"
@@ -124,6 +139,9 @@ def main():
                   " (target 20x)")
             print(f"decode_many Arrow {unpack / figures['rowkey decode_many Arrow (per key)']:6.1f}x"
                   " fdb.tuple.unpack (target 10x)")
+    added = (figures["declared Event to_key"] - figures["rowkey encode"],
+             figures["declared Event from_key"] - figures["rowkey decode"])
+    print(f"declared class adds {added[0] * 1e6:5.2f} µs to encode, {added[1] * 1e6:5.2f} µs to decode (target at most 0.2)")
     if derived is None:
         print(f"Reading: no Rust figure; build {PROFILE} first: cargo build --release "
               "--manifest-path benches/peers/Cargo.toml --example profile")

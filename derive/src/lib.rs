@@ -1,25 +1,8 @@
 //! `#[derive(RowKey)]` for the `rowkey` crate. Use it through `rowkey`, which re-exports it
 //! as `rowkey::RowKey`.
 //!
-//! One phase a module: `attr` parses the attributes, `ast` models the input (with `types`
-//! telling what a field's type is), `valid` checks the rules between attributes, fields and
-//! the key, `expand` generates the impls (with `codec` for each field's wrappers and `schema`
-//! for `SCHEMA`), and `fallback` stands in for them when there are errors. Errors are
-//! collected in a `ctxt::Ctxt`, so one compile reports every mistake.
-
-mod ast;
-mod attr;
-mod codec;
-mod context;
-mod ctxt;
-mod delimited;
-mod expand;
-mod fallback;
-mod lints;
-mod scan;
-mod schema;
-mod types;
-mod valid;
+//! The work is done in `rowkey-derive-core`, a library that the Python package also uses to
+//! hold keys declared at run time to the same rules; this crate is the macro's entry.
 
 use proc_macro::TokenStream;
 
@@ -137,5 +120,5 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(RowKey, attributes(rowkey))]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input).into()
+    rowkey_derive_core::derive(&input).into()
 }

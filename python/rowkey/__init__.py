@@ -17,6 +17,9 @@ Traceback (most recent call last):
     ...
 rowkey.BadValueError: ...
 
+A key can also be declared in Python, with the derive's attributes and rules: see
+``rowkey.Key``.
+
 Errors are ``RowKeyError`` (a ``ValueError``): ``BadKeyError`` for bytes that are no key of the
 schema, ``BadValueError`` for a value a key cannot hold, ``BadSchemaError`` for a file that is
 no schema. Their messages name the field and never hold the value of a field marked sensitive.
@@ -56,3 +59,8 @@ __all__ = [
 for _name in __all__:
     globals()[_name].__module__ = "rowkey"
 del _name
+
+from . import declared as _declared  # noqa: E402
+from .declared import *  # noqa: E402,F401,F403
+
+__all__ += _declared.__all__

@@ -74,7 +74,7 @@ pub(crate) fn text_of(field: KeyField, store: bool, obj: &Bound<'_, PyAny>) -> P
     // For a text field a `str` is the value; for any other a `str` is the value's text form,
     // as `rowkey encode` takes it.
     if let Ok(text) = obj.cast::<PyString>() {
-        let text = text.to_cow()?;
+        let text = utf8(schema.name, text)?;
         return Ok(match schema.encoding {
             Encoding::Utf8 | Encoding::Char => Value::Str(text.into_owned()).to_string(),
             _ => text.into_owned(),
@@ -299,7 +299,7 @@ pub(crate) fn value_of(field: &FieldSchema, obj: &Bound<'_, PyAny>) -> PyResult<
     }
     Ok(match field.encoding {
         Encoding::Utf8 => {
-            obj.cast::<PyString>().ok().map(|s| s.to_cow().map(|t| Value::Str(t.into_owned()))).transpose()?
+            obj.cast::<PyString>().ok().map(|s| utf8(field.name, s).map(|t| Value::Str(t.into_owned()))).transpose()?
         }
         Encoding::Float64 | Encoding::Float32 => obj.cast::<PyFloat>().ok().map(|x| Value::Float(x.value())),
         Encoding::Bool => obj.cast::<PyBool>().ok().map(|b| Value::Bool(b.is_true())),
@@ -311,5 +311,15 @@ pub(crate) fn value_of(field: &FieldSchema, obj: &Bound<'_, PyAny>) -> PyResult<
             Some(Value::Uuid(bits.to_be_bytes()))
         }
         _ => None,
+    })
+}
+
+/// The text of a `str`, or (a lone surrogate, which UTF-8 cannot hold) an error naming the field.
+fn utf8<'a>(field: &str, text: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, str>> {
+    text.to_cow().map_err(|_| {
+        BadValueError::new_err(format!(
+            "`{field}` holds a lone surrogate, which no UTF-8 text (and so no key) holds: encode the text \
+             properly first (it may come from bytes decoded with errors=\"surrogateescape\")"
+        ))
     })
 }

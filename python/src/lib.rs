@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod arrow;
 mod batch;
 mod columns;
+mod declare;
 mod from_py;
 mod inspection;
 mod rekey;
@@ -51,6 +52,7 @@ fn _rowkey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BadValueError", py.get_type::<BadValueError>())?;
     m.add("BadSchemaError", py.get_type::<BadSchemaError>())?;
     m.add_class::<schema::Schema>()?;
+    m.add_function(wrap_pyfunction!(declare::declare_key, m)?)?;
     m.add_class::<schema::Field>()?;
     m.add_class::<inspection::Inspection>()?;
     m.add_class::<inspection::InspectedField>()?;

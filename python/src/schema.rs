@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use std::ops::Bound as Limit;
 
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rowkey::schema::{FieldSchema, KeyField, KeyPlan, ScanNext, Transform, Value};
 
 use crate::arrow::{encode_table, is_arrow};
@@ -32,7 +32,7 @@ pub struct Schema {
 }
 
 impl Schema {
-    fn new(py: Python<'_>, inner: &'static rowkey::schema::Schema) -> Schema {
+    pub(crate) fn new(py: Python<'_>, inner: &'static rowkey::schema::Schema) -> Schema {
         let key_fields = inner.key_fields();
         let values = key_fields
             .iter()
@@ -224,6 +224,30 @@ impl Schema {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let key = self.row(py, values, kwargs)?.encode(&self.plan).map_err(|e| bad_value(&e))?;
         Ok(PyBytes::new(py, &key))
+    }
+
+    /// The key of the values of `encode`'s fields in key order, as a tuple: what a `rowkey.Key`
+    /// class's `to_key` calls, without a dict between. Any value the plan does not take as it
+    /// is goes the dict way, whose errors name the field.
+    fn _encode_tuple<'py>(&self, py: Python<'py>, row: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyBytes>> {
+        if row.len() == self.values.len() {
+            let mut values = Vec::with_capacity(row.len());
+            for ((field, _), obj) in self.values.iter().zip(row.iter()) {
+                match value_of(field, &obj)? {
+                    Some(value) => values.push(value),
+                    None => break,
+                }
+            }
+            if values.len() == self.values.len() {
+                let key = self.plan.encode_values(&values).map_err(|e| bad_value(&e))?;
+                return Ok(PyBytes::new(py, &key));
+            }
+        }
+        let dict = PyDict::new(py);
+        for ((_, name), obj) in self.values.iter().zip(row.iter()) {
+            dict.set_item(name.bind(py), obj)?;
+        }
+        self.encode(py, Some(&dict), None)
     }
 
     /// The values of `key` as a dict of native values, the fields `encode` takes (not the

@@ -90,29 +90,87 @@ fn field_schema(
     }
 }
 
+/// How a field's bytes are encoded, decided once: written into the generated `SCHEMA` as
+/// tokens, and handed as it is to a key declared at run time ([`crate::declare`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EncodingChoice {
+    /// A unit variant of `rowkey::schema::Encoding`, by name (`Int64`, `Utf8`, ...).
+    Named(&'static str),
+    /// `Encoding::Decimal`.
+    Decimal { width: u8, signed: bool },
+    /// `Encoding::Hex`.
+    Hex { digits: Option<u8> },
+    /// `Encoding::ByteArray` of a `[u8; N]`, `N` when written as a number.
+    ByteArray { len: Option<u32> },
+    /// What the field's type says of itself (`FieldType::ENCODING`, or in a delimited key
+    /// `EncodeText::ENCODING`), of `Nanos<T>` when `nanos`: a type the derive does not know.
+    OfType { nanos: bool },
+    /// `Encoding::Flattened`: the flattened type's own schema.
+    Flattened,
+}
+
+/// What a field's value goes through before it is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransformChoice {
+    /// `Transform::None`.
+    None,
+    /// `Transform::Reverse`.
+    Reverse { max: u64 },
+    /// `Transform::BitReverse`.
+    BitReverse { keep_sign: bool },
+    /// `Transform::ReverseDomain`.
+    ReverseDomain,
+}
+
 /// The encoding of the bytes the key holds for `field` (of the transformed value, if any).
 fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &TokenStream) -> TokenStream {
-    let attrs = &field.attrs;
-    let decimal = |width: u32, signed: bool| {
-        let width = Literal::u8_unsuffixed(u8::try_from(width).unwrap_or(u8::MAX));
-        quote!(#p::Encoding::Decimal { width: #width, signed: #signed })
-    };
-    let hex = |digits: Option<u32>| match digits.and_then(|d| u8::try_from(d).ok()) {
-        Some(digits) => {
+    match encoding_choice(field, delimited, type_params) {
+        EncodingChoice::Named(name) => {
+            let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+            quote!(#p::Encoding::#name)
+        }
+        EncodingChoice::Decimal { width, signed } => {
+            let width = Literal::u8_unsuffixed(width);
+            quote!(#p::Encoding::Decimal { width: #width, signed: #signed })
+        }
+        EncodingChoice::Hex { digits: Some(digits) } => {
             let digits = Literal::u8_unsuffixed(digits);
             quote!(#p::Encoding::Hex { digits: ::core::option::Option::Some(#digits) })
         }
-        None => quote!(#p::Encoding::Hex { digits: ::core::option::Option::None }),
-    };
+        EncodingChoice::Hex { digits: None } => quote!(#p::Encoding::Hex { digits: ::core::option::Option::None }),
+        EncodingChoice::ByteArray { .. } => {
+            let inner = field.shape.inner;
+            quote!(#p::Encoding::ByteArray { len: ::core::mem::size_of::<#inner>() })
+        }
+        EncodingChoice::OfType { nanos } => {
+            // The type's own field impls say what their bytes are.
+            let inner = field.shape.inner;
+            let ty = if nanos { quote!(#p::Nanos<#inner>) } else { quote!(#inner) };
+            let encode = if delimited { quote!(#p::EncodeText) } else { quote!(#p::FieldType) };
+            quote!(<#ty as #encode>::ENCODING)
+        }
+        EncodingChoice::Flattened => unreachable!("a flattened field's encoding is its type's schema"),
+    }
+}
+
+/// The encoding `field` is written with, by the first rule that applies.
+pub fn encoding_choice(field: &Field<'_>, delimited: bool, type_params: &[String]) -> EncodingChoice {
+    let attrs = &field.attrs;
+    if field.is_flatten() {
+        return EncodingChoice::Flattened;
+    }
+    let hex = |digits: Option<u32>| EncodingChoice::Hex { digits: digits.and_then(|d| u8::try_from(d).ok()) };
     let name = match field.class() {
         Class::Int(int) if attrs.hex.is_some() => return hex(Some(2 * u32::from(int.bytes))),
         Class::Bytes(Bytes::Array(len)) if attrs.hex.is_some() => return hex(len.map(|n| 2 * n)),
         Class::Bytes(_) if attrs.hex.is_some() => return hex(None),
         Class::Int(int) if delimited => {
             return match &attrs.width {
-                Some((width, _)) => decimal(*width, int.signed),
+                Some((width, _)) => {
+                    EncodingChoice::Decimal { width: u8::try_from(*width).unwrap_or(u8::MAX), signed: int.signed }
+                }
                 // `reverse` stores MAX - v >= 0; the other integers keep their sign.
-                None => decimal(u32::from(int.digits), int.signed && attrs.reverse.is_none()),
+                None => EncodingChoice::Decimal { width: int.digits, signed: int.signed && attrs.reverse.is_none() },
             };
         }
         Class::Int(_) | Class::Float if attrs.numeric.is_some() => "Numeric",
@@ -123,10 +181,7 @@ fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &Toke
         // `char`, `f32` and arrays decode a subset of their encoding's bytes: the schema names
         // them so that inspecting a key refuses what their decoders refuse.
         Class::Char => "Char",
-        Class::Bytes(Bytes::Array(_)) => {
-            let inner = field.shape.inner;
-            return quote!(#p::Encoding::ByteArray { len: ::core::mem::size_of::<#inner>() });
-        }
+        Class::Bytes(Bytes::Array(len)) => return EncodingChoice::ByteArray { len },
         Class::Bytes(_) => "Bytes",
         Class::Bool => "Bool",
         Class::Float if last_segment(field.shape.inner).is_some_and(|name| name == "f32") => "Float32",
@@ -134,35 +189,37 @@ fn encoding(field: &Field<'_>, delimited: bool, type_params: &[String], p: &Toke
         Class::Time(Time::System) => "TimestampMicros",
         // A type parameter's encoding is not known where `SCHEMA` is defined.
         Class::Time(_) | Class::Other if mentions(field.shape.inner, type_params) => "Custom",
-        Class::Time(_) | Class::Other => {
-            // The type's own field impls say what their bytes are.
-            let inner = field.shape.inner;
-            let ty = if attrs.nanos.is_some() { quote!(#p::Nanos<#inner>) } else { quote!(#inner) };
-            let encode = if delimited { quote!(#p::EncodeText) } else { quote!(#p::FieldType) };
-            return quote!(<#ty as #encode>::ENCODING);
-        }
+        Class::Time(_) | Class::Other => return EncodingChoice::OfType { nanos: attrs.nanos.is_some() },
     };
-    let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
-    quote!(#p::Encoding::#name)
+    EncodingChoice::Named(name)
 }
 
 fn transform(field: &Field<'_>, p: &TokenStream) -> TokenStream {
-    let attrs = &field.attrs;
-    match field.class() {
-        Class::Int(int) if attrs.reverse.is_some() => {
-            let max = Literal::u64_unsuffixed(int.max);
+    match transform_choice(field) {
+        TransformChoice::Reverse { max } => {
+            let max = Literal::u64_unsuffixed(max);
             quote!(#p::Transform::Reverse { max: #max })
         }
-        Class::Int(int) if attrs.bit_reverse.is_some() => {
-            let keep_sign = int.signed;
-            quote!(#p::Transform::BitReverse { keep_sign: #keep_sign })
-        }
+        TransformChoice::BitReverse { keep_sign } => quote!(#p::Transform::BitReverse { keep_sign: #keep_sign }),
+        TransformChoice::ReverseDomain => quote!(#p::Transform::ReverseDomain),
+        TransformChoice::None => quote!(#p::Transform::None),
+    }
+}
+
+/// The transform `field`'s value goes through, by the first rule that applies.
+pub fn transform_choice(field: &Field<'_>) -> TransformChoice {
+    let attrs = &field.attrs;
+    match field.class() {
+        Class::Int(int) if attrs.reverse.is_some() => TransformChoice::Reverse { max: int.max },
+        Class::Int(int) if attrs.bit_reverse.is_some() => TransformChoice::BitReverse { keep_sign: int.signed },
         Class::Time(Time::Instant) if attrs.reverse.is_some() => {
-            quote!(#p::Transform::Reverse { max: 9223372036854775807 })
+            TransformChoice::Reverse { max: i64::MAX.unsigned_abs() }
         }
-        Class::Time(Time::Date) if attrs.reverse.is_some() => quote!(#p::Transform::Reverse { max: 2147483647 }),
-        _ if attrs.reverse_domain.is_some() => quote!(#p::Transform::ReverseDomain),
-        _ => quote!(#p::Transform::None),
+        Class::Time(Time::Date) if attrs.reverse.is_some() => {
+            TransformChoice::Reverse { max: i32::MAX.unsigned_abs().into() }
+        }
+        _ if attrs.reverse_domain.is_some() => TransformChoice::ReverseDomain,
+        _ => TransformChoice::None,
     }
 }
 

@@ -120,37 +120,53 @@ const PERSON_TYPES: &[&str] = &[
 /// `name` and `address` are not among them, as `host_name` and `ip_address` are not personal.
 const PERSONAL_DATA_LAST_WORDS: &[&str] = &["email", "phone", "ssn", "dob", "birthday", "surname"];
 
+/// A warning on one field: the `#[deprecated]` item rustc names (`PersonalDataInKey`,
+/// `SensitiveModuloSalt`), the field's key name and the note.
+pub struct Warning<'f, 'a> {
+    pub item: &'static str,
+    pub field: &'f Field<'a>,
+    pub note: String,
+}
+
 /// The personal-data lint: a text field named like personal data (an email address, a
 /// phone number, a name) that is written into the key in clear, neither hashed nor marked
-/// `sensitive`. A warning, not an error: some keys must hold such values.
-///
-/// A derive cannot emit a warning itself on stable Rust. It can make the crate use a
-/// `#[deprecated]` item at the field's own tokens: rustc then warns there, with the item's
-/// note, and `#[allow(deprecated)]` or `allow_personal_data` silences it.
-pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
+/// `sensitive`. A warning, not an error: some keys must hold such values. Then the
+/// modulo-salt warnings.
+pub fn warnings<'f, 'a>(input: &'f Input<'a>) -> Vec<Warning<'f, 'a>> {
     let of_people = names_people(&input.ident.to_string());
-    let warnings = input.key_fields().filter(|field| looks_personal(field, of_people)).map(|field| {
-        let name = field.name();
-        let note = format!(
-            "`{name}` is text named like personal data, and the key holds it in clear, where logs, monitoring and \
-             key visualisers show it: key by its hash (`rowkey::field::Hashed`), mark it `#[rowkey(sensitive)]` so \
-             that rowkey never shows it, or, if the key must hold it as it is, add `#[rowkey(allow_personal_data)]` \
-             to the field"
-        );
-        warning_at(field, "PersonalDataInKey", &note)
-    });
-    let mut out: proc_macro2::TokenStream = warnings.collect();
+    let mut out: Vec<Warning<'f, 'a>> = input
+        .key_fields()
+        .filter(|field| looks_personal(field, of_people))
+        .map(|field| {
+            let name = field.name();
+            let note = format!(
+                "`{name}` is text named like personal data, and the key holds it in clear, where logs, monitoring \
+                 and key visualisers show it: key by its hash (`rowkey::field::Hashed`), mark it \
+                 `#[rowkey(sensitive)]` so that rowkey never shows it, or, if the key must hold it as it is, add \
+                 `#[rowkey(allow_personal_data)]` to the field"
+            );
+            Warning { item: "PersonalDataInKey", field, note }
+        })
+        .collect();
     out.extend(modulo_salt_warnings(input));
     out
+}
+
+/// The warnings as rustc shows a derive's: a derive cannot emit a warning itself on stable
+/// Rust. It can make the crate use a `#[deprecated]` item at the field's own tokens: rustc
+/// then warns there, with the item's note, and `#[allow(deprecated)]` or
+/// `allow_personal_data` silences it.
+pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
+    warnings(input).iter().map(|w| warning_at(w.field, w.item, &w.note)).collect()
 }
 
 /// A modulo salt over a `sensitive` integer: its bucket is the value's residue (`bucket=679`
 /// of 103490972925679 in 1,000 buckets), which every key holds and every output shows, so the
 /// marker would hide the value and print part of it. Warned, the same way and with the same
 /// way out, and steered to the hashed salt, whose bucket says nothing of the value.
-fn modulo_salt_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
+fn modulo_salt_warnings<'f, 'a>(input: &'f Input<'a>) -> Vec<Warning<'f, 'a>> {
     let Some(salt) = input.attrs.salt.as_ref().filter(|s| s.hash == crate::attr::SaltHash::Modulo) else {
-        return proc_macro2::TokenStream::new();
+        return Vec::new();
     };
     let sources = input.key_fields().filter(|field| {
         salt.from.iter().any(|ident| field.ident == ident)
@@ -166,7 +182,7 @@ fn modulo_salt_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
                  (`salt(buckets = N, from = [{name}])`), whose bucket says nothing of the value, or add \
                  `#[rowkey(allow_personal_data)]` to the field"
             );
-            warning_at(field, "SensitiveModuloSalt", &note)
+            Warning { item: "SensitiveModuloSalt", field, note }
         })
         .collect()
 }

@@ -1,0 +1,167 @@
+//! `rowkey._declare`: a key declared in Python (`@rowkey.key`), given as the Rust struct it
+//! stands for, checked by the derive's own model and rules (`rowkey-derive-core`), and made
+//! the `Schema` the derive would give that struct. Every error and warning is the derive's.
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use rowkey::field::{EncodeText, FieldType};
+use rowkey::salt::SaltHash;
+use rowkey::schema::{Encoding, FieldSchema, Format, SaltSchema, Transform};
+use rowkey_derive_core::declare::{Design, EncodingChoice, FieldDesign, FormatChoice, TransformChoice, declare};
+
+use crate::BadSchemaError;
+use crate::schema::Schema;
+
+/// A derive warning: its kind (`PersonalDataInKey`, `SensitiveModuloSalt`), the field, the message.
+type Warning = (&'static str, String, String);
+
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+/// The schema of the struct in `source` and the derive's warnings on it (`(kind, field,
+/// message)`), where `flattened` gives the schema of each flattened field's type by its name.
+/// Every rule the struct breaks is one line of the `BadSchemaError`.
+#[pyfunction]
+#[pyo3(name = "_declare")]
+pub(crate) fn declare_key(
+    py: Python<'_>,
+    source: &str,
+    flattened: HashMap<String, Py<Schema>>,
+) -> PyResult<(Schema, Vec<Warning>)> {
+    let design = declare(source).map_err(|errors| BadSchemaError::new_err(errors.join("\n")))?;
+    let flattened: HashMap<String, &'static rowkey::schema::Schema> =
+        flattened.into_iter().map(|(name, schema)| (name, schema.get().inner)).collect();
+    let schema = schema_of(&design, &flattened).map_err(BadSchemaError::new_err)?;
+    let warnings = design.warnings.into_iter().map(|w| (w.kind, w.field, w.message)).collect();
+    Ok((Schema::new(py, Box::leak(Box::new(schema))), warnings))
+}
+
+fn schema_of(
+    design: &Design,
+    flattened: &HashMap<String, &'static rowkey::schema::Schema>,
+) -> Result<rowkey::schema::Schema, String> {
+    let format = match &design.format {
+        FormatChoice::Ordered => Format::Ordered,
+        FormatChoice::Delimited(delimiter) => Format::Delimited(leak(delimiter)),
+        FormatChoice::FdbTuple => Format::FdbTuple,
+        FormatChoice::Memcomparable => Format::Memcomparable,
+        FormatChoice::HBase => Format::HBase,
+        FormatChoice::Custom(path) => {
+            return Err(format!("`format = {path}` is a Rust type; a key declared in Python takes a built-in format"));
+        }
+    };
+    let salt = design.salt.as_ref().map(|salt| SaltSchema {
+        buckets: salt.buckets,
+        hash: match salt.hash {
+            "modulo" => SaltHash::Modulo,
+            "md5" => SaltHash::Md5Hex,
+            _ => SaltHash::FarmHash,
+        },
+        from: Box::leak(salt.from.iter().map(|name| leak(name)).collect::<Vec<_>>().into_boxed_slice()),
+    });
+    let fields =
+        design.fields.iter().map(|field| field_schema(field, format, flattened)).collect::<Result<Vec<_>, String>>()?;
+    Ok(rowkey::schema::Schema {
+        type_name: leak(&design.type_name),
+        format,
+        prefix: design.prefix.as_ref().map(|p| &*Box::leak(p.clone().into_boxed_slice())),
+        salt,
+        max_len: design.max_len,
+        fields: Box::leak(fields.into_boxed_slice()),
+    })
+}
+
+fn field_schema(
+    field: &FieldDesign,
+    format: Format,
+    flattened: &HashMap<String, &'static rowkey::schema::Schema>,
+) -> Result<FieldSchema, String> {
+    let encoding = match &field.encoding {
+        EncodingChoice::Named(name) => named(name).ok_or_else(|| format!("no encoding `{name}`"))?,
+        EncodingChoice::Decimal { width, signed } => Encoding::Decimal { width: *width, signed: *signed },
+        EncodingChoice::Hex { digits } => Encoding::Hex { digits: *digits },
+        EncodingChoice::ByteArray { len: Some(len) } => Encoding::ByteArray { len: *len as usize },
+        EncodingChoice::ByteArray { len: None } => {
+            return Err(format!("`{}`: a byte array's length is a number, as in `[u8; 16]`", field.name));
+        }
+        EncodingChoice::OfType { nanos } => {
+            of_type(field.inner_name.as_deref(), *nanos, matches!(format, Format::Delimited(_))).ok_or_else(|| {
+                format!(
+                    "`{}` is a `{}`, whose encoding a declared key cannot name: use a str, int, float, bool, bytes, \
+                     uuid.UUID, datetime.datetime, ipaddress address or rowkey integer type",
+                    field.name, field.inner_type
+                )
+            })?
+        }
+        EncodingChoice::Flattened => {
+            let inner = flattened
+                .get(&field.inner_type)
+                .ok_or_else(|| format!("`{}`: no declared key `{}` to flatten", field.name, field.inner_type))?;
+            if std::mem::discriminant(&inner.format) != std::mem::discriminant(&format) {
+                return Err(format!(
+                    "`{}` cannot be flattened into a `{}` key: it is a {} key; declare it in the same format",
+                    field.inner_type, format, inner.format
+                ));
+            }
+            Encoding::Flattened(inner)
+        }
+    };
+    Ok(FieldSchema {
+        name: leak(&field.name),
+        rust_name: leak(&field.rust_name),
+        rust_type: leak(&field.rust_type),
+        encoding,
+        transform: match field.transform {
+            TransformChoice::None => Transform::None,
+            TransformChoice::Reverse { max } => Transform::Reverse { max },
+            TransformChoice::BitReverse { keep_sign } => Transform::BitReverse { keep_sign },
+            TransformChoice::ReverseDomain => Transform::ReverseDomain,
+        },
+        optional: field.optional,
+        descending: field.descending,
+        monotonic: field.monotonic,
+        sensitive: field.sensitive,
+    })
+}
+
+/// A unit variant of `Encoding` by its name, as the derive's `SCHEMA` names it.
+fn named(name: &str) -> Option<Encoding> {
+    Some(match name {
+        "Numeric" => Encoding::Numeric,
+        "BigEndianInt64" => Encoding::BigEndianInt64,
+        "Uint64" => Encoding::Uint64,
+        "Int64" => Encoding::Int64,
+        "Utf8" => Encoding::Utf8,
+        "Char" => Encoding::Char,
+        "Bytes" => Encoding::Bytes,
+        "Bool" => Encoding::Bool,
+        "Float32" => Encoding::Float32,
+        "Float64" => Encoding::Float64,
+        "TimestampMicros" => Encoding::TimestampMicros,
+        "Custom" => Encoding::Custom,
+        _ => return None,
+    })
+}
+
+/// What a type the derive leaves to the type says of itself (`FieldType::ENCODING`, in a
+/// delimited key `EncodeText::ENCODING`), for the types a Python value stands for.
+fn of_type(name: Option<&str>, nanos: bool, delimited: bool) -> Option<Encoding> {
+    fn pick<T: FieldType + EncodeText>(delimited: bool) -> Encoding {
+        if delimited { <T as EncodeText>::ENCODING } else { <T as FieldType>::ENCODING }
+    }
+    if nanos {
+        return None;
+    }
+    Some(match name? {
+        "Uuid" => pick::<uuid::Uuid>(delimited),
+        "Ulid" => pick::<ulid::Ulid>(delimited),
+        "Ipv4Addr" => pick::<std::net::Ipv4Addr>(delimited),
+        "Ipv6Addr" => pick::<std::net::Ipv6Addr>(delimited),
+        "IpAddr" => pick::<std::net::IpAddr>(delimited),
+        "i128" => pick::<i128>(delimited),
+        "u128" => pick::<u128>(delimited),
+        _ => return None,
+    })
+}

@@ -1,0 +1,231 @@
+"""Keys declared in Python (`rowkey.Key`): the Rust fixtures' schemas and keys from their Python
+declarations, the derive's errors and warnings at the class statement, the generated methods
+and the scan builder."""
+
+import datetime
+import json
+import uuid
+import warnings
+from typing import Annotated, Optional
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rowkey
+from declared_fixtures import ALL, Event, Login, McPlace, McReading, Reading
+from test_agreement import Unrepresentable, native
+
+pa = pytest.importorskip("pyarrow")
+
+
+@pytest.fixture(scope="module")
+def vectors(vectors_path):
+    schemas, rows = {}, []
+    with open(vectors_path) as lines:
+        for line in lines:
+            row = json.loads(line)
+            if "schema" in row:
+                schemas[row["schema"]] = row["json"]
+            else:
+                rows.append(row)
+    return schemas, rows
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_a_declaration_gives_the_rust_types_schema_and_keys(cls, vectors):
+    schemas, rows = vectors
+    assert json.loads(cls.SCHEMA.to_json()) == json.loads(schemas[cls.__name__])
+    checked = 0
+    for row in rows:
+        if row["type"] != cls.__name__:
+            continue
+        key = bytes.fromhex(row["key"])
+        value = cls.from_key(key)
+        assert value.to_key() == key, row
+        try:
+            values = {f["name"]: native(f["value"]) for f in row["fields"]}
+        except Unrepresentable:
+            continue
+        assert cls.SCHEMA.encode(values) == key, row
+        checked += 1
+    assert checked > 0
+
+
+def test_the_comparison_fails_when_one_option_is_dropped(vectors):
+    # The same `Reading` without `reverse` on its time: another schema, other keys.
+    class Reading(rowkey.Key, delimited="#", salt=rowkey.Salt(16, from_=["device_id"])):
+        device_type: str
+        device_id: str
+        ts_millis: rowkey.i64
+
+    schemas, rows = vectors
+    assert json.loads(Reading.SCHEMA.to_json()) != json.loads(schemas["Reading"])
+    row = next(r for r in rows if r["type"] == "Reading")
+    values = {f["name"]: native(f["value"]) for f in row["fields"]}
+    assert Reading.SCHEMA.encode(values) != bytes.fromhex(row["key"])
+
+
+def test_every_rule_the_derive_has_is_an_error_at_the_class_naming_field_and_fix():
+    with pytest.raises(rowkey.BadSchemaError) as raised:
+        class Key(rowkey.Key, delimited="#"):
+            a: Annotated[rowkey.u32, rowkey.desc()]
+            b: Annotated[rowkey.u16, rowkey.width(30)]
+            c: Annotated[str, rowkey.hex()]
+    lines = str(raised.value).split("\n")
+    assert lines[0] == "key Key: 3 errors:"
+    assert lines[1].startswith("- a delimited key has no descending fields")
+    assert lines[2] == ("- `width = 30` is wider than any u16 (5 digits at most), so its keys would start with zeros "
+                        "that say nothing: use `width = 5` or less, or remove `width` for the type's full width")
+    assert lines[3].startswith("- `hex` writes integers and byte strings as hex digits, and `c` is a string")
+    cases = [
+        (dict(salt=rowkey.Salt(4, from_=["nope"])), {"a": str}, "salt source `nope` is not a field of `K`"),
+        (dict(salt=rowkey.Salt(4, from_=["a"], hash="modulo")), {"a": str}, "a modulo salt takes the bucket"),
+        ({}, {"at": rowkey.i64, "b": str}, "`at` leads the key and is an integer named like a timestamp"),
+        ({}, {"a": Annotated[str, rowkey.reverse()]}, "`reverse` stores MAX - v"),
+        ({}, {"a": Annotated[str, rowkey.rename("b")], "b": str}, "two fields are named `b` in the key"),
+        (dict(fdb_tuple=True, hbase=True), {"a": str}, "`fdb_tuple` and `hbase` are two different formats"),
+        (dict(delimited="#"), {"a": float}, "`a` is a float, which has no text encoding in a delimited key"),
+    ]
+    for options, fields, message in cases:
+        with pytest.raises(rowkey.BadSchemaError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            type("K", (rowkey.Key,), {"__annotations__": fields}, **options)
+
+
+def test_a_python_type_without_a_key_form_is_refused_with_the_fix():
+    with pytest.raises(rowkey.BadSchemaError, match=r"`K.n` is an int, and a key holds integers of a width.*rowkey.i64"):
+        class K(rowkey.Key):
+            n: int
+    with pytest.raises(rowkey.BadSchemaError, match="`K.d` is a dict, which a key field cannot be"):
+        class K(rowkey.Key):  # noqa: F811
+            d: dict
+    with pytest.raises(rowkey.BadSchemaError, match=r"write `rowkey.reverse\(\)`, with its parentheses"):
+        class K(rowkey.Key):  # noqa: F811
+            n: Annotated[rowkey.u32, rowkey.reverse]
+    with pytest.raises(rowkey.BadSchemaError, match="`K.c` is marked skip: give it a default"):
+        class K(rowkey.Key):  # noqa: F811
+            a: str
+            c: Annotated[rowkey.u8, rowkey.skip()]
+    with pytest.raises(TypeError, match="unknown key option 'delimiter'"):
+        class K(rowkey.Key, delimiter="#"):  # noqa: F811
+            a: str
+
+
+def test_the_derives_warnings_are_key_design_warnings_at_the_class_statement():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        class Customer(rowkey.Key):
+            id: rowkey.u64
+            name: str
+            email: Annotated[Optional[str], rowkey.sensitive()]
+
+    assert [w.category for w in caught] == [rowkey.PersonalDataWarning]
+    assert issubclass(rowkey.PersonalDataWarning, rowkey.KeyDesignWarning)
+    assert str(caught[0].message).startswith("`name` is text named like personal data")
+    assert caught[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rowkey.KeyDesignWarning)
+        with pytest.raises(rowkey.SensitiveSaltWarning, match="modulo the bucket count"):
+            class Pin(rowkey.Key, salt=rowkey.Salt(4, from_=["pin"], hash="modulo")):
+                pin: Annotated[rowkey.u32, rowkey.sensitive()]
+
+
+def test_instances_keys_and_back_with_flatten_rename_skip_and_keyword_names():
+    class Page(rowkey.Key, delimited="#"):
+        type: Annotated[str, rowkey.rename("kind")]
+        host: Annotated[str, rowkey.reverse_domain()]
+        hits: Annotated[rowkey.u32, rowkey.skip()] = 0
+
+    page = Page("doc", "www.example.com", hits=5)
+    assert page.to_key() == b"doc#com.example.www"
+    assert Page.from_key(page.to_key()) == Page("doc", "www.example.com")
+    assert [f.name for f in Page.SCHEMA.fields] == ["kind", "host"]
+    reading = McReading("eu", -3, McPlace("paris", None), "n")
+    assert McReading.from_key(reading.to_key()) == reading
+    assert McReading.decode_many(McReading.encode_many([reading, reading])) == [reading, reading]
+    assert McReading.decode_many([reading.to_key()], as_dicts=True)[0]["city"] == "paris"
+    login = Login("acme", "ada@example.com", 7)
+    assert "ada@example.com" not in str(Login.inspect(login.to_key()))
+
+
+def test_batches_of_instances_dicts_and_arrow_are_the_same_keys():
+    rows = [Event("acme", i, 1_588_291_200_000 + i, uuid.UUID(int=i)) for i in range(50)]
+    keys = Event.encode_many(rows)
+    assert keys == [r.to_key() for r in rows]
+    assert Event.encode_many([r._key_values() for r in rows]) == keys
+    table = pa.table({"tenant": ["acme"] * 50, "seq": pa.array(range(50), pa.int64()),
+                      "at": pa.array([1_588_291_200_000 + i for i in range(50)], pa.int64()),
+                      "id": pa.array([uuid.UUID(int=i).bytes for i in range(50)], pa.binary(16))})
+    assert Event.encode_many(table).to_pylist() == keys
+    assert Event.decode_many(keys) == rows
+    assert Event.decode_many(pa.array(keys)).num_rows == 50
+
+
+def test_the_scan_builder_is_the_schemas_scan_with_a_method_a_field():
+    scan = Reading.scan().device_type("phone").device_id("4c410523").ts_millis_range(1_588_291_200_000, 1_588_377_600_000)
+    expected = Reading.SCHEMA.scan(device_type="phone", device_id="4c410523",
+                                   next=("ts_millis", slice(1_588_291_200_000, 1_588_377_600_000)))
+    assert scan.ranges().to_list() == expected.to_list()
+    assert len(Reading.scan().device_type("phone").ranges()) == 16
+    prefix = Reading.scan().device_type("phone").device_id_starts_with("4c").ranges()
+    assert prefix.to_list() == Reading.SCHEMA.scan(device_type="phone", next=("device_id", rowkey.StartsWith("4c"))).to_list()
+    with pytest.raises(rowkey.BadValueError, match="`device_type` comes before `device_id`"):
+        Reading.scan().device_id("4c410523")
+    with pytest.raises(AttributeError, match="its fields to scan by are device_type, device_id, ts_millis"):
+        Reading.scan().nothing
+
+
+@settings(max_examples=200)
+@given(kind=st.text(alphabet=st.characters(min_codepoint=0x24, blacklist_categories=["Cs"]), max_size=8),
+       device=st.text(alphabet=st.characters(min_codepoint=0x24, blacklist_categories=["Cs"]), max_size=8),
+       ts=st.integers(min_value=0, max_value=2**63 - 1))
+def test_a_declared_key_round_trips_and_sorts_as_the_schema_writes_it(kind, device, ts):
+    reading = Reading(kind, device, ts)
+    key = reading.to_key()
+    assert key == Reading.SCHEMA.encode(device_type=kind, device_id=device, ts_millis=ts)
+    assert Reading.from_key(key) == reading
+
+
+def test_a_lone_surrogate_is_a_bad_value_naming_the_field():
+    with pytest.raises(rowkey.BadValueError, match="`device_id` holds a lone surrogate"):
+        Reading("phone", "\ud800", 0).to_key()
+
+
+def test_a_declared_instant_and_uuid_come_back_as_their_python_types():
+    class Visit(rowkey.Key, allow_hotspot=True):
+        at: datetime.datetime
+        who: Optional[uuid.UUID]
+
+    at = datetime.datetime(1969, 7, 20, 20, 17, tzinfo=datetime.timezone.utc)
+    visit = Visit(at, None)
+    assert Visit.from_key(visit.to_key()) == visit
+    assert json.loads(Visit.SCHEMA.to_json())["fields"][0]["type"] == "SystemTime"
+
+
+def test_the_declaration_docstring_examples_run():
+    import doctest
+
+    import rowkey.declared
+
+    result = doctest.testmod(rowkey.declared, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_string_annotations_resolve_in_the_scope_of_the_class_statement():
+    source = (
+        "from __future__ import annotations\n"
+        "import rowkey\n"
+        "def make():\n"
+        "    class Inner(rowkey.Key):\n"
+        "        site: str\n"
+        "    class Outer(rowkey.Key):\n"
+        "        inner: Inner\n"
+        "        n: rowkey.u8\n"
+        "    return Outer, Inner\n"
+    )
+    namespace: dict = {}
+    exec(source, namespace)
+    Outer, Inner = namespace["make"]()
+    value = Outer(Inner("x"), 1)
+    assert Outer.from_key(value.to_key()) == value
