@@ -229,3 +229,52 @@ def test_string_annotations_resolve_in_the_scope_of_the_class_statement():
     Outer, Inner = namespace["make"]()
     value = Outer(Inner("x"), 1)
     assert Outer.from_key(value.to_key()) == value
+
+
+def test_to_python_declares_every_schema_it_can_back_to_the_same_file(vectors):
+    schemas, _ = vectors
+    printed = 0
+    for name, text in schemas.items():
+        schema = rowkey.Schema.from_json(text)
+        try:
+            source = schema.to_python()
+        except rowkey.BadSchemaError as e:
+            assert "cannot be yet" in str(e), name  # chrono, time and jiff types, NonZero, Duration
+            continue
+        namespace: dict = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", rowkey.KeyDesignWarning)
+            exec(source, namespace)
+        assert json.loads(namespace[name].SCHEMA.to_json()) == json.loads(text), source
+        printed += 1
+    assert printed >= 7
+    # A leading time that the file's maker allowed is allowed in the declaration too.
+    source = rowkey.Schema.from_json(json.dumps({"rowkey_schema": 1, "type": "Log", "format": "ordered", "fields": [
+        {"name": "ts", "type": "u64", "encoding": "uint64"}]})).to_python()
+    assert "allow_hotspot=True" in source
+
+
+def test_to_python_of_a_bigtable_row_key_schema():
+    bigtable = json.dumps({"encoding": {"delimitedBytes": {"delimiter": "Iw=="}}, "fields": [
+        {"fieldName": "device", "type": {"stringType": {"encoding": {"utf8Bytes": {}}}}},
+        {"fieldName": "kind", "type": {"stringType": {"encoding": {"utf8Bytes": {}}}}}]})
+    schema = rowkey.Schema.from_json(bigtable)
+    namespace: dict = {}
+    try:
+        exec(schema.to_python(), namespace)
+    except rowkey.BadSchemaError as e:
+        pytest.skip(f"this Bigtable schema has no Python declaration: {e}")
+    (cls,) = [v for v in namespace.values() if isinstance(v, type) and issubclass(v, rowkey.Key) and v is not rowkey.Key]
+    assert json.loads(cls.SCHEMA.to_json()) == json.loads(schema.to_json())
+
+
+def test_to_rust_prints_the_struct_the_derive_checked():
+    assert Reading.to_rust() == (
+        "#[derive(RowKey)]\n"
+        '#[rowkey(delimited = "#", salt(buckets = 16, from = [device_id], hash = "farmhash"))]\n'
+        "struct Reading {\n"
+        "    device_type: String,\n"
+        "    device_id: String,\n"
+        "    #[rowkey(reverse)] ts_millis: i64,\n"
+        "}"
+    )
