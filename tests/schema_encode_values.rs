@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::keys::EveryText;
 use common::pii::{LoginText, MARKER};
 use common::schema_checks::assert_same_fields;
 use common::stores::FdbReading;
@@ -127,4 +128,29 @@ fn the_count_of_values_and_a_none_of_no_option_are_refused() {
     values[0] = Value::Null;
     let err = FdbReading::SCHEMA.encode_values(&values).unwrap_err().to_string();
     assert!(err.contains("`device` is not optional"), "{err}");
+}
+
+/// A reversed instant or date before 1970 has no `MAX - v` its reader takes back: the schema
+/// path refuses it in the words the type uses (it wrote a key that did not read back, and said
+/// so as a puzzle about digits).
+#[test]
+fn a_reversed_instant_or_date_before_1970_is_refused_as_the_type_refuses_it() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut value = every_text().new_tree(&mut runner).unwrap().current();
+    let key = value.to_key().unwrap();
+    let names: Vec<&str> = values_of(&EveryText::SCHEMA, &key).iter().map(|(f, _, _)| f.name()).collect();
+    for (field, before) in [("newest", Value::Timestamp(-1)), ("due", Value::Date(-1))] {
+        let mut values: Vec<Value> = values_of(&EveryText::SCHEMA, &key).into_iter().map(|(_, v, _)| v).collect();
+        values[names.iter().position(|n| *n == field).unwrap()] = before;
+        for err in [
+            EveryText::SCHEMA.encode_values(&values).unwrap_err().to_string(),
+            KeyPlan::new(&EveryText::SCHEMA).encode_values(&values).unwrap_err().to_string(),
+        ] {
+            assert!(err.contains(&format!("`{field}`")) && err.contains("which needs 1970 or later"), "{err}");
+        }
+    }
+    value.newest = jiff::Timestamp::from_microsecond(-1).unwrap();
+    let typed = value.to_key().unwrap_err().to_string();
+    assert!(typed.contains("which needs 1970 or later"), "{typed}");
 }

@@ -11,6 +11,7 @@ import os
 import pathlib
 import sys
 import warnings
+from typing import List
 
 from google.cloud.bigtable import Client, column_family
 from google.cloud.bigtable.row_set import RowSet
@@ -44,7 +45,7 @@ statuses = table.mutate_rows(mutations)
 assert all(status.code == 0 for status in statuses), statuses
 
 
-def read(ranges):
+def read(ranges: rowkey.KeyRanges) -> List[bytes]:
     """The decoded keys of the rows `ranges` reads, in the order Bigtable returns them."""
     got = [row.row_key for row in table.read_rows(row_set=ranges.to_row_set())]
     assert got == sorted(got), "Bigtable returns rows in key order"

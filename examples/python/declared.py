@@ -9,7 +9,7 @@ Run: BIGTABLE_EMULATOR_HOST=127.0.0.1:8086 python examples/python/declared.py
 import os
 import sys
 import warnings
-from typing import Annotated
+from typing import Annotated, List
 
 from google.cloud.bigtable import Client, column_family
 
@@ -44,7 +44,7 @@ for reading, key in zip(readings, Reading.encode_many(readings)):
 assert all(status.code == 0 for status in table.mutate_rows(mutations))
 
 
-def read(scan):
+def read(scan: rowkey.Scan) -> List[Reading]:
     """The readings a scan's ranges read, in the order Bigtable returns them."""
     return [Reading.from_key(row.row_key) for row in table.read_rows(row_set=scan.ranges().to_row_set())]
 

@@ -60,7 +60,9 @@ for _name in __all__:
     globals()[_name].__module__ = "rowkey"
 del _name
 
-from . import declared as _declared  # noqa: E402
+from . import declared as _declared, markers as _markers, to_python as _to_python  # noqa: E402
 from .declared import *  # noqa: E402,F401,F403
+from .markers import *  # noqa: E402,F401,F403
+from .to_python import *  # noqa: E402,F401,F403
 
-__all__ += _declared.__all__
+__all__ += _declared.__all__ + _markers.__all__ + _to_python.__all__

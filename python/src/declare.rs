@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use rowkey::field::{EncodeText, FieldType};
+use rowkey::field::{EncodeText, FieldType, Nanos};
 use rowkey::salt::SaltHash;
 use rowkey::schema::{Encoding, FieldSchema, Format, SaltSchema, Transform};
 use rowkey_derive_core::declare::{Design, EncodingChoice, FieldDesign, FormatChoice, TransformChoice, declare};
@@ -86,15 +86,13 @@ fn field_schema(
         EncodingChoice::ByteArray { len: None } => {
             return Err(format!("`{}`: a byte array's length is a number, as in `[u8; 16]`", field.name));
         }
-        EncodingChoice::OfType { nanos } => {
-            of_type(field.inner_name.as_deref(), *nanos, matches!(format, Format::Delimited(_))).ok_or_else(|| {
-                format!(
-                    "`{}` is a `{}`, whose encoding a declared key cannot name: use a str, int, float, bool, bytes, \
-                     uuid.UUID, datetime.datetime, ipaddress address or rowkey integer type",
-                    field.name, field.inner_type
-                )
-            })?
-        }
+        EncodingChoice::OfType { .. } => of_type(field, matches!(format, Format::Delimited(_))).ok_or_else(|| {
+            format!(
+                "`{}` is a `{}`, whose encoding a declared key cannot name: use a str, int, float, bool, bytes, \
+                     uuid.UUID, datetime type, ipaddress address, rowkey integer width or rowkey time type",
+                field.name, field.inner_type
+            )
+        })?,
         EncodingChoice::Flattened => {
             let inner = flattened
                 .get(&field.inner_type)
@@ -146,15 +144,23 @@ fn named(name: &str) -> Option<Encoding> {
 }
 
 /// What a type the derive leaves to the type says of itself (`FieldType::ENCODING`, in a
-/// delimited key `EncodeText::ENCODING`), for the types a Python value stands for.
-fn of_type(name: Option<&str>, nanos: bool, delimited: bool) -> Option<Encoding> {
+/// delimited key `EncodeText::ENCODING`; of `Nanos<T>` for `nanos`), for the types a Python
+/// value stands for, told apart by the type's text (`chrono::DateTime<chrono::Utc>`).
+fn of_type(field: &FieldDesign, delimited: bool) -> Option<Encoding> {
     fn pick<T: FieldType + EncodeText>(delimited: bool) -> Encoding {
         if delimited { <T as EncodeText>::ENCODING } else { <T as FieldType>::ENCODING }
     }
-    if nanos {
-        return None;
+    fn instant<T>(nanos: bool, delimited: bool) -> Encoding
+    where
+        T: FieldType + EncodeText,
+        Nanos<T>: FieldType + EncodeText,
+    {
+        if nanos { pick::<Nanos<T>>(delimited) } else { pick::<T>(delimited) }
     }
-    Some(match name? {
+    let nanos = matches!(field.encoding, EncodingChoice::OfType { nanos: true });
+    let text = field.inner_type.as_str();
+    let jiff = text.contains("jiff") || text.contains("civil");
+    let encoding = match field.inner_name.as_deref()? {
         "Uuid" => pick::<uuid::Uuid>(delimited),
         "Ulid" => pick::<ulid::Ulid>(delimited),
         "Ipv4Addr" => pick::<std::net::Ipv4Addr>(delimited),
@@ -162,6 +168,20 @@ fn of_type(name: Option<&str>, nanos: bool, delimited: bool) -> Option<Encoding>
         "IpAddr" => pick::<std::net::IpAddr>(delimited),
         "i128" => pick::<i128>(delimited),
         "u128" => pick::<u128>(delimited),
+        "DateTime" if jiff => instant::<jiff::civil::DateTime>(nanos, delimited),
+        "DateTime" if text.contains("FixedOffset") => {
+            instant::<chrono::DateTime<chrono::FixedOffset>>(nanos, delimited)
+        }
+        "DateTime" if text.contains("Utc") => instant::<chrono::DateTime<chrono::Utc>>(nanos, delimited),
+        "NaiveDateTime" => instant::<chrono::NaiveDateTime>(nanos, delimited),
+        "OffsetDateTime" => instant::<time::OffsetDateTime>(nanos, delimited),
+        "UtcDateTime" => instant::<time::UtcDateTime>(nanos, delimited),
+        "PrimitiveDateTime" => instant::<time::PrimitiveDateTime>(nanos, delimited),
+        "Timestamp" => instant::<jiff::Timestamp>(nanos, delimited),
+        "NaiveDate" if !nanos => pick::<chrono::NaiveDate>(delimited),
+        "Date" if !nanos && jiff => pick::<jiff::civil::Date>(delimited),
+        "Date" if !nanos && text.contains("time") => pick::<time::Date>(delimited),
         _ => return None,
-    })
+    };
+    Some(encoding)
 }

@@ -253,7 +253,7 @@ impl Schema {
     /// A Python declaration of this key (`rowkey.to_python`): a module's text declaring a
     /// `rowkey.Key` class whose schema is this one.
     fn to_python(&self, py: Python<'_>) -> PyResult<String> {
-        py.import("rowkey.declared")?.call_method1("to_python", (self.inner.to_json(),))?.extract()
+        py.import("rowkey.to_python")?.call_method1("to_python", (self.inner.to_json(),))?.extract()
     }
 
     /// The values of `key` as a dict of native values, the fields `encode` takes (not the

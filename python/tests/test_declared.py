@@ -4,6 +4,7 @@ and the scan builder."""
 
 import datetime
 import json
+import re
 import uuid
 import warnings
 from typing import Annotated, Optional
@@ -82,13 +83,15 @@ def test_every_rule_the_derive_has_is_an_error_at_the_class_naming_field_and_fix
         (dict(salt=rowkey.Salt(4, from_=["nope"])), {"a": str}, "salt source `nope` is not a field of `K`"),
         (dict(salt=rowkey.Salt(4, from_=["a"], hash="modulo")), {"a": str}, "a modulo salt takes the bucket"),
         ({}, {"at": rowkey.i64, "b": str}, "`at` leads the key and is an integer named like a timestamp"),
+        ({}, {"at": rowkey.i64}, re.compile(re.escape("Salt the key (`salt=rowkey.Salt(16, from_=[...])`), ") + ".*"
+                                            + re.escape("add `allow_hotspot=True` to the class"))),
         ({}, {"a": Annotated[str, rowkey.reverse()]}, "`reverse` stores MAX - v"),
         ({}, {"a": Annotated[str, rowkey.rename("b")], "b": str}, "two fields are named `b` in the key"),
         (dict(fdb_tuple=True, hbase=True), {"a": str}, "`fdb_tuple` and `hbase` are two different formats"),
         (dict(delimited="#"), {"a": float}, "`a` is a float, which has no text encoding in a delimited key"),
     ]
     for options, fields, message in cases:
-        with pytest.raises(rowkey.BadSchemaError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        with pytest.raises(rowkey.BadSchemaError, match=message if isinstance(message, re.Pattern) else re.escape(message)):
             type("K", (rowkey.Key,), {"__annotations__": fields}, **options)
 
 
@@ -206,10 +209,13 @@ def test_a_declared_instant_and_uuid_come_back_as_their_python_types():
 def test_the_declaration_docstring_examples_run():
     import doctest
 
-    import rowkey.declared
+    import importlib
 
-    result = doctest.testmod(rowkey.declared, optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 5 and result.failed == 0
+    # `rowkey.to_python` is the function; the module is in `sys.modules` under the same name.
+    modules = [importlib.import_module(f"rowkey.{name}") for name in ("declared", "markers", "to_python")]
+    for module, least in zip(modules, (8, 40, 2)):
+        result = doctest.testmod(module, extraglobs={"rowkey": rowkey}, optionflags=doctest.ELLIPSIS)
+        assert result.attempted >= least and result.failed == 0, module.__name__
 
 
 def test_string_annotations_resolve_in_the_scope_of_the_class_statement():
@@ -278,3 +284,27 @@ def test_to_rust_prints_the_struct_the_derive_checked():
         "    #[rowkey(reverse)] ts_millis: i64,\n"
         "}"
     )
+
+
+def test_time_crate_types_are_declared_with_their_own_encodings():
+    class Event(rowkey.Key, delimited="#", salt=rowkey.Salt(4, from_=["source"])):
+        source: str
+        at: Annotated[rowkey.DateTimeUtc, rowkey.reverse()]
+        day: rowkey.NaiveDate
+        exact: Annotated[rowkey.Timestamp, rowkey.nanos()]
+
+    at = datetime.datetime(2019, 7, 20, 20, 17, 40, 123456, tzinfo=datetime.timezone.utc)
+    event = Event("moon", at, datetime.date(1969, 7, 20), at)
+    assert Event.from_key(event.to_key()) == event
+    fields = json.loads(Event.SCHEMA.to_json())["fields"]
+    assert [f["encoding"] for f in fields] == ["utf8", "timestamp", "date", "timestamp"]
+    assert fields[3]["nanos"] and fields[1]["type"] == "chrono::DateTime<chrono::Utc>"
+    later = Event("moon", at + datetime.timedelta(seconds=1), datetime.date(1969, 7, 20), at)
+    assert later.to_key() < event.to_key()  # reversed: newest first
+    apollo = datetime.datetime(1969, 7, 20, tzinfo=datetime.timezone.utc)
+    with pytest.raises(rowkey.BadValueError, match="`at`.*which needs 1970 or later: use `desc`"):
+        Event("moon", apollo, apollo.date(), apollo).to_key()
+    with pytest.raises(rowkey.BadSchemaError, match=r"annotate it rowkey.DateTimeUtc \(RFC 3339 text\)"):
+        class Plain(rowkey.Key, delimited="#"):
+            source: str
+            at: datetime.datetime

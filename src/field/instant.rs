@@ -249,7 +249,7 @@ pub(crate) const TIME_ALPHABET: Alphabet =
 pub(crate) const REVERSED_TIME_MAX: i64 = i64::MAX;
 pub(crate) const REVERSED_DATE_MAX: i64 = i32::MAX as i64;
 
-fn reversed(value: i64, max: i64, ty: &'static str, unit: &str) -> Result<i64> {
+pub(crate) fn reversed(value: i64, max: i64, ty: &'static str, unit: &str) -> Result<i64> {
     if value < 0 || value > max {
         return Err(Error::unencodable(
             ty,

@@ -2,7 +2,7 @@
 //! range of the field's Rust type.
 
 use crate::error::{Error, Result};
-use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX};
+use crate::field::instant::{REVERSED_DATE_MAX, REVERSED_TIME_MAX, reversed};
 use crate::field::reversed::negative_reversal;
 use crate::schema::decode::inner_type;
 use crate::schema::redact::WITHHELD;
@@ -36,8 +36,14 @@ pub(super) fn stored(field: &FieldSchema, value: &Value) -> Result<Value> {
             Value::Int(bit_reverse_u64(v).into())
         }
         (Transform::ReverseDomain, Value::Str(host)) => Value::Str(reverse_domain(host)?),
-        (Transform::Reverse { .. }, Value::Timestamp(micros)) => Value::Int(i128::from(REVERSED_TIME_MAX - micros)),
-        (Transform::Reverse { .. }, Value::Date(days)) => Value::Int(i128::from(REVERSED_DATE_MAX - days)),
+        // An instant or date before 1970 has no `MAX - v` that its reader takes back: refused
+        // as the typed path refuses it, in its words.
+        (Transform::Reverse { .. }, Value::Timestamp(micros)) => {
+            Value::Int(reversed(*micros, REVERSED_TIME_MAX, inner_type(field.rust_type), "µs")?.into())
+        }
+        (Transform::Reverse { .. }, Value::Date(days)) => {
+            Value::Int(reversed(*days, REVERSED_DATE_MAX, inner_type(field.rust_type), "days")?.into())
+        }
         (_, value) => value.clone(),
     })
 }
