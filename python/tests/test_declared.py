@@ -308,3 +308,18 @@ def test_time_crate_types_are_declared_with_their_own_encodings():
         class Plain(rowkey.Key, delimited="#"):
             source: str
             at: datetime.datetime
+
+
+def test_a_declared_schema_loads_in_the_command_which_reads_and_writes_its_keys(tmp_path, rowkey_command):
+    import subprocess
+
+    path = tmp_path / "reading.json"
+    path.write_text(Reading.SCHEMA.to_json())
+    reading = Reading("phone", "4c410523", 1_588_291_200_000)
+    inspect = subprocess.run([rowkey_command, "inspect", "--schema", str(path), "--from", "hex", "--json"],
+                             input=reading.to_key().hex() + "\n", capture_output=True, text=True, timeout=60)
+    assert json.loads(inspect.stdout)["fields"]["ts_millis"] == "1588291200000", inspect.stderr
+    encode = subprocess.run([rowkey_command, "encode", "--schema", str(path), "--to", "hex",
+                             "device_type=phone", "device_id=4c410523", "ts_millis=1588291200000"],
+                            capture_output=True, text=True, timeout=60)
+    assert bytes.fromhex(encode.stdout.strip()) == reading.to_key(), encode.stderr
