@@ -187,6 +187,11 @@ class Key:
         if unknown:
             raise TypeError(f"{cls.__name__}: unknown key option {unknown[0]!r}; the options are {', '.join(_OPTIONS)}")
         super().__init_subclass__()
+        parent = next((b for b in cls.__mro__[1:] if b is not Key and issubclass(b, Key)), None)
+        if parent is not None:
+            raise BadSchemaError(
+                f"`{cls.__name__}` subclasses the key `{parent.__name__}`, whose fields a subclass would not "
+                f"see: declare one class, or give it a field of type `{parent.__name__}`, which is flattened")
         # String annotations (`from __future__ import annotations`) name what the class
         # statement's scope sees, which may be a function's locals: the frame that runs it
         # (`__init_subclass__` is called from `type.__new__`, which has none of its own).
@@ -341,7 +346,7 @@ def _compile(cls: Type[Key]) -> None:
     # faster than class methods it binds on every call.
     source = (
         f"def _key_values(self):\n    return {values}\n"
-        f"def to_key(self):\n    return _encode(({row},))\n"
+        f"def to_key(self):\n    return _encode(({row}{',' if row else ''}))\n"
         f"def _from_values(values):\n    {build}\n"
         f"def from_key(key):\n    values = _decode(key)\n    {build}\n"
     )

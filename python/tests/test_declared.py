@@ -323,3 +323,18 @@ def test_a_declared_schema_loads_in_the_command_which_reads_and_writes_its_keys(
                              "device_type=phone", "device_id=4c410523", "ts_millis=1588291200000"],
                             capture_output=True, text=True, timeout=60)
     assert bytes.fromhex(encode.stdout.strip()) == reading.to_key(), encode.stderr
+
+
+def test_a_key_of_no_fields_or_only_a_prefix_is_one_key():
+    class Marker(rowkey.Key, prefix="m"):
+        pass
+
+    assert Marker().to_key() == b"m" and Marker.from_key(b"m") == Marker()
+    with pytest.raises(rowkey.BadKeyError):
+        Marker.from_key(b"n")
+
+
+def test_a_subclass_of_a_declared_key_is_refused_with_the_way_to_flatten_it():
+    with pytest.raises(rowkey.BadSchemaError, match="`Longer` subclasses the key `Reading`.*give it a field"):
+        class Longer(Reading):
+            extra: str
