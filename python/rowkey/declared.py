@@ -394,6 +394,8 @@ class Scan:
         return steps
 
     def __getattr__(self, method: str) -> Any:
+        if method.startswith("_"):  # `copy`, `pickle` and the like probing, or a slot not yet set
+            raise AttributeError(method)
         steps = self._steps()
         for suffix, kind in (("_range", "range"), ("_starts_with", "prefix"), ("_with_subdomains", "host"), ("", "fix")):
             attr = method[: len(method) - len(suffix)] if suffix and method.endswith(suffix) else method
