@@ -425,3 +425,13 @@ fn bad_field_bytes_are_named_with_the_rust_type() {
     assert_eq!(err.location().name(), Some("kind"));
     assert!(err.to_string().contains("invalid UTF-8 at byte 2"), "{err}");
 }
+
+/// A mutated key whose bucket the salt sources (one of them an optional text, `Some("\0")`)
+/// do not give: the interpreter and `from_key` refuse it, and the compiled plan did not.
+#[test]
+fn a_bucket_that_an_optional_source_does_not_give_is_refused_by_the_plan_too() {
+    let key: rowkey::Key = r#"acct\x00\x01\x82\x00\x01\x22\xc2\xa5\xf0\x90\xa8\x96\xc3\x9a\xf0\x90\x80\xb9*lW\xf0\x91\x9a\x84\xf0\x91\x96\x97\x00\x01\xff\x88\xbd\xb6\xdd0#\xa6\xbf\x00\x01\x08\x19\xd2\x1b&\xd8zk\xf2\x00\x01\x00\xff\x00\xff\x00\xff\x00\xffSiK?\x00\x01\xf1\xe0\xe6\x9bLZ\x9c`\xff\xfe\x08M\xc4\xd7\xcf\xe1\xb6\x11\x1e\x00\x01\xd2\x7f\xff\xfe\x00\xff\x00\xff\x00\x01\x80\x00\x01\x80\x00\x01\x00\xffu9O\x13\x07=P\xc7\x00\x01\xc0p"#.parse().unwrap();
+    let typed = Account::from_key(&key).unwrap_err().to_string();
+    assert_eq!(Account::SCHEMA.inspect(&key).unwrap_err().to_string(), typed);
+    assert_eq!(rowkey::schema::KeyPlan::new(&Account::SCHEMA).inspect(&key).unwrap_err().to_string(), typed);
+}

@@ -215,7 +215,11 @@ impl KeyPlan {
                     .iter()
                     .map(|name| schema.fields.iter().position(|f| f.name == *name))
                     .collect::<Option<Vec<usize>>>();
+                // An optional source's bucket is left to the interpreter: the plan's hash of one
+                // was seen to differ from the type's (a mutated key accepted), cause not yet found.
+                let optional = |i: &usize| schema.fields[*i].optional;
                 match (sources, salt.salt()) {
+                    (Some(sources), _) if sources.iter().any(optional) => return Self::bare(schema, fields),
                     (Some(sources), Ok(salt)) => Some(SaltPlan { salt, sources }),
                     // A source that is no field, a bucket count out of range: the
                     // interpreter says so.
