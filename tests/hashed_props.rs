@@ -7,26 +7,13 @@ mod common;
 
 use std::fmt::Debug;
 
-use common::pii::{AccountKey, AccountKeyText, WideHash};
+use common::pii::{AccountKey, AccountKeyText, WideHash, account, account_text, wide};
 use common::strategies::near_keys;
 use proptest::prelude::*;
 use rowkey::field::{HashKey, Hashed};
 use rowkey::format::{FdbTuple, HBase, Memcomparable};
 use rowkey::testing::{assert_order_preserving_with, assert_scan_exact, hashes};
 use rowkey::{RowKey, RowKeyOwned};
-
-fn account() -> impl Strategy<Value = AccountKey> {
-    (hashes(), prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()])
-        .prop_map(|(email, since)| AccountKey { email, since })
-}
-
-fn account_text() -> impl Strategy<Value = AccountKeyText> {
-    ("[a-c]{0,2}", hashes(), any::<u32>()).prop_map(|(tenant, email, since)| AccountKeyText { tenant, email, since })
-}
-
-fn wide() -> impl Strategy<Value = WideHash> {
-    ("[a-c\\x00]{0,2}", prop::option::of(hashes())).prop_map(|(tenant, email)| WideHash { tenant, email })
-}
 
 /// Keys that fail to decode, or decode to a value whose key they are.
 fn canonical<T: RowKeyOwned + Debug>(bytes: &[u8]) -> Result<(), TestCaseError> {

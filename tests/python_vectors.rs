@@ -1,5 +1,5 @@
 //! Generated keys of every field type, in every format's fixture schemas (salted, prefixed,
-//! reversed, `desc`, optional, flattened), for the Python package's agreement test
+//! reversed, `desc`, optional, flattened, sensitive, hashed), for the Python package's agreement test
 //! (`python/tests/test_agreement.py`, which `.ci/run` runs): the schema file, and for each key
 //! its fields' values, tagged with their type so that Python builds native values from them,
 //! and the key's bytes. Python must encode the same values to the same bytes and decode the
@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use common::edges::{edge_key, edge_text_key};
-use common::pii::{Login, LoginText};
+use common::pii::{Login, LoginText, account, account_text, wide};
 use common::strategies::{every_field, every_text, fdb_reading, hbase_visit, mc_every, mc_reading, reading};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -104,6 +104,10 @@ fn python_agreement_vectors() {
     let login_text = (any::<u32>(), "[a-z@.]{1,12}", any::<u32>(), any::<u16>())
         .prop_map(|(tenant, email, at, pin)| LoginText { tenant, email, at, pin });
     write_keys(&mut runner, login_text, &mut out);
+    // Keyed hashes: bytes in the ordered format, hex text in the delimited one.
+    write_keys(&mut runner, account(), &mut out);
+    write_keys(&mut runner, account_text(), &mut out);
+    write_keys(&mut runner, wide(), &mut out);
     if let Ok(path) = std::env::var("ROWKEY_PYTHON_VECTORS") {
         let mut file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("creating {path}: {e}"));
         for line in &out {

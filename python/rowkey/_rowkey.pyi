@@ -5,6 +5,9 @@ import decimal
 import ipaddress
 import os
 import uuid
+# Arrow is optional and untyped: its names read as `Any` to a checker, whether or not it is
+# installed, so each Arrow overload comes after the one of Python objects, which it would shadow.
+import pyarrow  # type: ignore[import-untyped, import-not-found, unused-ignore]
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 Value = Union[
@@ -58,7 +61,7 @@ class KeyRanges(Sequence[Tuple[bytes, Optional[bytes]]]):
     def is_empty(self) -> bool: ...
     def contains(self, key: bytes) -> bool: ...
     def to_list(self) -> List[Tuple[bytes, Optional[bytes]]]: ...
-    def to_row_set(self) -> "google.cloud.bigtable.row_set.RowSet": ...  # type: ignore[name-defined]  # noqa: F821
+    def to_row_set(self) -> "google.cloud.bigtable.row_set.RowSet": ...  # type: ignore[name-defined]
 
 class StartsWith:
     """`scan(next=(field, StartsWith(text)))`: the text values that start with `text`."""
@@ -80,15 +83,15 @@ class Schema:
     def decode(self, key: bytes) -> Dict[str, Decoded]: ...
     def _encode_tuple(self, row: Tuple[Value, ...]) -> bytes: ...
     @overload
-    def encode_many(self, rows: "Union[pyarrow.RecordBatch, pyarrow.Table]") -> "pyarrow.BinaryArray": ...  # noqa: F821
-    @overload
     def encode_many(
         self, rows: Union[Iterable[Mapping[str, Value]], Mapping[str, Sequence[Value]]]
     ) -> List[bytes]: ...
     @overload
-    def decode_many(self, keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.RecordBatch": ...  # noqa: F821
+    def encode_many(self, rows: "Union[pyarrow.RecordBatch, pyarrow.Table]") -> "pyarrow.BinaryArray": ...
     @overload
     def decode_many(self, keys: Iterable[bytes]) -> List[Dict[str, Decoded]]: ...
+    @overload
+    def decode_many(self, keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.RecordBatch": ...
     def scan(
         self, *, next: Optional[Tuple[str, Union[slice, range, StartsWith, HostAndSubdomains]]] = None,
         **fixed: Value
@@ -112,10 +115,14 @@ class Rekey:
     ) -> None: ...
     def rekey(self, old_key: bytes) -> bytes: ...
     @overload
-    def rekey_many(self, old_keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.BinaryArray": ...  # noqa: F821
-    @overload
     def rekey_many(self, old_keys: Iterable[bytes]) -> List[bytes]: ...
+    @overload
+    def rekey_many(self, old_keys: "Union[pyarrow.BinaryArray, pyarrow.ChunkedArray]") -> "pyarrow.BinaryArray": ...
     def inverse(self) -> Optional[Rekey]: ...
+
+class HashKey:
+    def __init__(self, secret: bytes) -> None: ...
+    def hash(self, value: Union[str, bytes], width: int = 16) -> bytes: ...
 
 def _declare(
     source: str, flattened: Mapping[str, Schema]

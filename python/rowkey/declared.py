@@ -70,6 +70,13 @@ class _Field:
         return next((a.value for a in self.attrs if a.keyword == "rename"), self.attr)
 
     @property
+    def hashed(self) -> bool:
+        """Whether the field is a keyed hash (``rowkey.Hashed``), known by its Rust type's name as
+        the derive knows it."""
+        inner = self.rust_type[len("Option<"):-1] if self.rust_type.startswith("Option<") else self.rust_type
+        return inner.split("<")[0].split("::")[-1].strip() == "Hashed"
+
+    @property
     def skipped(self) -> bool:
         return any(a.keyword == "skip" for a in self.attrs)
 
@@ -416,6 +423,10 @@ class Scan:
                                 f"`{field.attr}`" if expected else f"every field is fixed: `{field.attr}` was already")
         if kind == "fix":
             return lambda value: Scan(self._cls, {**self._fixed, field.name: value}, None)
+        if field.hashed:
+            # As the derive's `_range` and `_starts_with` of a `Hashed` field refuse to compile.
+            raise BadValueError(f"`{field.name}` is a keyed hash, so its values do not order its keys: fix it "
+                                f"instead, as `.{field.attr}(key.hash(value))`")
         if kind == "range":
             return lambda start=None, stop=None: Scan(self._cls, self._fixed, (field.name, slice(start, stop)))
         if kind == "prefix":

@@ -24,7 +24,7 @@ from ._rowkey import BadSchemaError
 __all__ = [
     "KeyDesignWarning", "PersonalDataWarning", "SensitiveSaltWarning", "Salt", "RustType", "Attr",
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "char",
-    "Ulid", "SystemTime", "Ipv4Addr", "Ipv6Addr", "IpAddr", "rust_type", "length",
+    "Ulid", "SystemTime", "Ipv4Addr", "Ipv6Addr", "IpAddr", "rust_type", "length", "Hashed", "hashed",
     "DateTimeUtc", "DateTimeFixedOffset", "NaiveDateTime", "NaiveDate", "OffsetDateTime", "UtcDateTime",
     "PrimitiveDateTime", "TimeDate", "Timestamp", "CivilDateTime", "CivilDate",
     "desc", "reverse", "bit_reverse", "reverse_domain", "hex", "width", "big_endian", "rename", "skip",
@@ -101,6 +101,30 @@ SystemTime = Annotated[datetime.datetime, RustType("SystemTime")]
 Ipv4Addr = Annotated[ipaddress.IPv4Address, RustType("Ipv4Addr")]
 Ipv6Addr = Annotated[ipaddress.IPv6Address, RustType("Ipv6Addr")]
 IpAddr = Annotated[Union[ipaddress.IPv4Address, ipaddress.IPv6Address], RustType("IpAddr")]
+# A keyed hash of a value (`rowkey::field::Hashed`, 16 bytes): the value is `HashKey.hash(...)`.
+Hashed = Annotated[bytes, RustType("Hashed")]
+
+
+def hashed(width: int) -> RustType:
+    """``Annotated[bytes, rowkey.hashed(8)]``: a keyed hash of ``width`` bytes (8 to 32;
+    ``rowkey.Hashed`` is 16), whose value is ``key.hash(value, width)`` of a ``rowkey.HashKey``.
+    The key holds the hash, never the value: a scan can fix the field, not range over it.
+
+    >>> key = rowkey.HashKey(b"the application's secret")
+    >>> class Account(rowkey.Key, delimited="#"):
+    ...     tenant: str
+    ...     email: Annotated[bytes, rowkey.hashed(8)]
+    >>> row = Account("acme", key.hash("alice@example.com", 8))
+    >>> row.to_key()
+    b'acme#47dc1d79d4b77f41'
+    >>> Account.from_key(row.to_key()) == row
+    True
+    >>> Account.scan().tenant("acme").email(key.hash("alice@example.com", 8)).ranges().contains(row.to_key())
+    True
+    """
+    return RustType(f"Hashed<{int(width)}>")
+
+
 # Instants and dates of the Rust time crates, each written as its crate writes it (RFC 3339 text
 # in a delimited key), which a delimited key needs: `datetime.datetime` alone is `SystemTime`.
 DateTimeUtc = Annotated[datetime.datetime, RustType("chrono::DateTime<chrono::Utc>")]

@@ -22,6 +22,11 @@ _SPELLED = {
     "Uuid": ("uuid.UUID", "Uuid"), "Ulid": ("rowkey.Ulid", "Ulid"), "SystemTime": ("datetime.datetime", "SystemTime"),
     "Ipv4Addr": ("ipaddress.IPv4Address", "Ipv4Addr"), "Ipv6Addr": ("ipaddress.IPv6Address", "Ipv6Addr"),
     "IpAddr": ("rowkey.IpAddr", "IpAddr"),
+    # Types whose bytes are their own (a `custom` encoding): values are those bytes.
+    "Duration": ("bytes", "Vec<u8>"),
+    **{f"NonZero{n.upper()[0]}{n[1:]}": ("bytes", "Vec<u8>") for n in ("i8", "i16", "i32", "i64", "i128", "isize",
+                                                                      "u8", "u16", "u32", "u64", "u128", "usize")},
+    "NonZero": ("bytes", "Vec<u8>"),
     **{n: (f"rowkey.{n}", n) for n in ("i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
                                        "u128", "usize")},
 }
@@ -52,8 +57,15 @@ def _annotation(field: Dict[str, Any], flattened: Optional[str]) -> str:
     optional = rust.startswith("Option<") and rust.endswith(">")
     inner = rust[len("Option<"):-1].strip() if optional else rust
     markers = []
+    hashed = inner.split("<")[0].split("::")[-1].strip() == "Hashed"
     if flattened is not None:
         spelled = flattened
+    elif hashed:
+        # `Hashed` has its alias; another width its marker; another spelling the type's text.
+        spelled = "rowkey.Hashed" if inner == "Hashed" else "bytes"
+        width = inner[len("Hashed<"):-1] if inner.startswith("Hashed<") and inner.endswith(">") else None
+        if inner != "Hashed":
+            markers.append(f"rowkey.hashed({width})" if width and width.isdigit() else f"rowkey.rust_type({inner!r})")
     elif inner.startswith("[") and inner.endswith("]"):
         spelled = "bytes"
         markers.append(f"rowkey.length({inner[1:-1].split(';')[1].strip()})")
@@ -70,7 +82,7 @@ def _annotation(field: Dict[str, Any], flattened: Optional[str]) -> str:
         markers.append("rowkey.bit_reverse()")
     if field.get("reverse_domain"):
         markers.append("rowkey.reverse_domain()")
-    if encoding == "hex":
+    if encoding == "hex" and not hashed:  # a hash is hex in a delimited key of itself
         markers.append("rowkey.hex()")
     if encoding == "decimal" and field["width"] != _DIGITS.get(inner.split("::")[-1]):
         markers.append(f"rowkey.width({field['width']})")

@@ -143,13 +143,15 @@ fn named(name: &str) -> Option<Encoding> {
     })
 }
 
+/// What `T` says its bytes are: `EncodeText::ENCODING` in a delimited key, else `FieldType::ENCODING`.
+fn pick<T: FieldType + EncodeText>(delimited: bool) -> Encoding {
+    if delimited { <T as EncodeText>::ENCODING } else { <T as FieldType>::ENCODING }
+}
+
 /// What a type the derive leaves to the type says of itself (`FieldType::ENCODING`, in a
 /// delimited key `EncodeText::ENCODING`; of `Nanos<T>` for `nanos`), for the types a Python
 /// value stands for, told apart by the type's text (`chrono::DateTime<chrono::Utc>`).
 fn of_type(field: &FieldDesign, delimited: bool) -> Option<Encoding> {
-    fn pick<T: FieldType + EncodeText>(delimited: bool) -> Encoding {
-        if delimited { <T as EncodeText>::ENCODING } else { <T as FieldType>::ENCODING }
-    }
     fn instant<T>(nanos: bool, delimited: bool) -> Encoding
     where
         T: FieldType + EncodeText,
@@ -179,9 +181,58 @@ fn of_type(field: &FieldDesign, delimited: bool) -> Option<Encoding> {
         "PrimitiveDateTime" => instant::<time::PrimitiveDateTime>(nanos, delimited),
         "Timestamp" => instant::<jiff::Timestamp>(nanos, delimited),
         "NaiveDate" if !nanos => pick::<chrono::NaiveDate>(delimited),
+        "Duration" => pick::<std::time::Duration>(delimited),
+        "Hashed" => hashed(hashed_width(text)?, delimited)?,
+        name if name.starts_with("NonZero") => nonzero(name, text, delimited)?,
         "Date" if !nanos && jiff => pick::<jiff::civil::Date>(delimited),
         "Date" if !nanos && text.contains("time") => pick::<time::Date>(delimited),
         _ => return None,
     };
     Some(encoding)
+}
+
+/// The width of `Hashed` or `Hashed<N>`, as written.
+fn hashed_width(text: &str) -> Option<usize> {
+    match text.split_once('<') {
+        None => Some(16),
+        Some((_, width)) => width.strip_suffix('>')?.trim().parse().ok(),
+    }
+}
+
+/// What `Hashed<N>` says of itself, for the widths it has (8 to 32).
+fn hashed(width: usize, delimited: bool) -> Option<Encoding> {
+    use rowkey::field::Hashed;
+    macro_rules! widths {
+        ($($n:literal)*) => {
+            match width {
+                $($n => Some(pick::<Hashed<$n>>(delimited)),)*
+                _ => None,
+            }
+        };
+    }
+    widths!(8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+}
+
+/// What a `NonZero` integer says of itself, spelled `NonZeroU32` or `NonZero<u32>`.
+fn nonzero(name: &str, text: &str, delimited: bool) -> Option<Encoding> {
+    use std::num::NonZero;
+    let int = match name.strip_prefix("NonZero")? {
+        "" => text.split_once('<')?.1.strip_suffix('>')?.trim().to_ascii_lowercase(),
+        int => int.to_ascii_lowercase(),
+    };
+    Some(match int.as_str() {
+        "u8" => pick::<NonZero<u8>>(delimited),
+        "u16" => pick::<NonZero<u16>>(delimited),
+        "u32" => pick::<NonZero<u32>>(delimited),
+        "u64" => pick::<NonZero<u64>>(delimited),
+        "u128" => pick::<NonZero<u128>>(delimited),
+        "usize" => pick::<NonZero<usize>>(delimited),
+        "i8" => pick::<NonZero<i8>>(delimited),
+        "i16" => pick::<NonZero<i16>>(delimited),
+        "i32" => pick::<NonZero<i32>>(delimited),
+        "i64" => pick::<NonZero<i64>>(delimited),
+        "i128" => pick::<NonZero<i128>>(delimited),
+        "isize" => pick::<NonZero<isize>>(delimited),
+        _ => return None,
+    })
 }

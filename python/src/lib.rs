@@ -11,6 +11,7 @@ mod batch;
 mod columns;
 mod declare;
 mod from_py;
+mod hash_key;
 mod inspection;
 mod rekey;
 mod row;
@@ -60,5 +61,6 @@ fn _rowkey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scan::StartsWith>()?;
     m.add_class::<scan::HostAndSubdomains>()?;
     m.add_class::<rekey::Rekey>()?;
+    m.add_class::<hash_key::HashKey>()?;
     Ok(())
 }

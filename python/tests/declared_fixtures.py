@@ -69,7 +69,23 @@ class LoginText(rowkey.Key, delimited="#", salt=rowkey.Salt(4, from_=["tenant"],
     pin: Annotated[rowkey.u16, rowkey.sensitive()]
 
 
-ALL = [Reading, FdbReading, McReading, McEvery, HBaseVisit, Login, LoginText]
+class AccountKey(rowkey.Key):
+    email: rowkey.Hashed
+    since: rowkey.u32
+
+
+class AccountKeyText(rowkey.Key, delimited="#"):
+    tenant: str
+    email: Annotated[bytes, rowkey.hashed(8)]
+    since: rowkey.u32
+
+
+class WideHash(rowkey.Key):
+    tenant: str
+    email: Optional[Annotated[bytes, rowkey.hashed(32)]]
+
+
+ALL = [Reading, FdbReading, McReading, McEvery, HBaseVisit, Login, LoginText, AccountKey, AccountKeyText, WideHash]
 
 
 class Event(rowkey.Key, fdb_tuple=True):

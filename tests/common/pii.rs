@@ -1,7 +1,9 @@
 //! Keys that hold personal data: hashed (`Hashed`) and marked `sensitive`.
 
+use proptest::prelude::*;
 use rowkey::RowKey;
 use rowkey::field::Hashed;
+use rowkey::testing::hashes;
 
 /// Accounts found by a hashed email address, ordered format.
 #[derive(RowKey, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,6 +26,22 @@ pub struct AccountKeyText {
 pub struct WideHash {
     pub tenant: String,
     pub email: Option<Hashed<32>>,
+}
+
+/// `AccountKey`s with every kind of hash byte and the ends of `since`.
+pub fn account() -> impl Strategy<Value = AccountKey> {
+    (hashes(), prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()])
+        .prop_map(|(email, since)| AccountKey { email, since })
+}
+
+/// `AccountKeyText`s, tenants that share prefixes.
+pub fn account_text() -> impl Strategy<Value = AccountKeyText> {
+    ("[a-c]{0,2}", hashes(), any::<u32>()).prop_map(|(tenant, email, since)| AccountKeyText { tenant, email, since })
+}
+
+/// `WideHash`es, a `\0` in the tenant and the hash absent.
+pub fn wide() -> impl Strategy<Value = WideHash> {
+    ("[a-c\\x00]{0,2}", prop::option::of(hashes())).prop_map(|(tenant, email)| WideHash { tenant, email })
 }
 
 /// What the redaction tests put in a sensitive field, and look for in every output.
