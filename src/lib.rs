@@ -87,6 +87,7 @@
 
 #[cfg(feature = "bigtable")]
 pub mod bigtable;
+pub mod dynamodb;
 mod error;
 pub mod field;
 pub mod format;

@@ -1,6 +1,7 @@
 //! What the test binaries share: reading the vector files in `tests/data/`, and key structs.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod dynamo;
 pub mod edges;
 pub mod faults;
 pub mod hcl;
