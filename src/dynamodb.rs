@@ -72,6 +72,68 @@ use crate::schema::{Encoding, Format, KeyField, Schema};
 const PARTITION_MAX: usize = 2048;
 const SORT_MAX: usize = 1024;
 
+/// The cut of `schema`'s keys that `partition` and `sort_prefix` describe, or why DynamoDB
+/// cannot hold it.
+pub(crate) fn check(
+    schema: &Schema,
+    partition: &[&str],
+    sort_prefix: Option<&'static str>,
+) -> std::result::Result<Cut, String> {
+    let (ty, separator) = match schema.format {
+        Format::Delimited(delimiter) => (AttributeType::String, delimiter.as_bytes()),
+        Format::Ordered => (AttributeType::Binary, &SEPARATOR[..]),
+        other => {
+            return Err(format!(
+                "`{}` is a {other} key; DynamoDB keys are delimited text (strings) or the ordered format (binary): \
+                 declare it `delimited = \"#\"` or ordered",
+                schema.type_name
+            ));
+        }
+    };
+    let fields = schema.key_fields();
+    let lead = usize::from(schema.prefix.is_some()) + usize::from(schema.salt.is_some());
+    let names: Vec<&str> = fields[lead..].iter().map(KeyField::name).collect();
+    let listed = |names: &[&str]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    if partition.is_empty() || names.get(..partition.len()) != Some(partition) {
+        return Err(format!(
+            "the partition key is the key's leading fields, in order: [{}] are not; the key's fields are [{}], so \
+             name {}",
+            listed(partition),
+            listed(&names),
+            listed(&names[..partition.len().clamp(1, names.len().max(1)).min(names.len())])
+        ));
+    }
+    for name in partition {
+        let Some(field) = schema.fields.iter().find(|f| f.name == *name) else {
+            return Err(format!(
+                "`{name}` is a field of a flattened struct: the partition key takes the key's own fields"
+            ));
+        };
+        if matches!(field.encoding, Encoding::Flattened(_)) {
+            return Err(format!("`{name}` is flattened: the partition key takes the key's own fields"));
+        }
+        if field.descending {
+            return Err(format!(
+                "`{name}` is `desc`, but a partition key is matched, never ordered: drop `desc` from `{name}`"
+            ));
+        }
+    }
+    let has_sort_fields = names.len() > partition.len();
+    if let Some(prefix) = sort_prefix {
+        if prefix.is_empty() {
+            return Err("the sort prefix is empty: give it a name (`ORDER`) or none".to_owned());
+        }
+        if ty == AttributeType::String && prefix.as_bytes().windows(separator.len()).any(|w| w == separator) {
+            return Err(format!("the sort prefix {prefix:?} holds the delimiter: choose one without it"));
+        }
+    }
+    let mut sort_lead = Key::from(sort_prefix.unwrap_or("").as_bytes());
+    if sort_prefix.is_some() && has_sort_fields {
+        sort_lead.extend_from_slice(separator);
+    }
+    Ok(Cut { lead_fields: lead + partition.len(), has_sort_fields, sort_lead, ty, separator })
+}
+
 /// An item's key attributes: the partition key, and the sort key where the design has one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ItemKey {
@@ -85,6 +147,12 @@ pub struct ItemKey {
 #[derive(Clone, Debug)]
 pub struct DynamoKeys {
     schema: &'static Schema,
+    cut: Cut,
+}
+
+/// Where a design cuts its keys, and what its sort keys start with.
+#[derive(Clone, Debug)]
+pub(crate) struct Cut {
     /// The key fields (prefix and bucket included) of the partition key.
     lead_fields: usize,
     /// Whether any key field follows the partition key's.
@@ -120,60 +188,42 @@ impl DynamoKeys {
     /// assert!(err.to_string().contains("the key's leading fields"), "{err}");
     /// ```
     pub fn new(schema: &'static Schema, partition: &[&str], sort_prefix: Option<&'static str>) -> Result<DynamoKeys> {
-        let bad = |detail: String| Err(Error::argument("DynamoDB keys", detail));
-        let (ty, separator) = match schema.format {
-            Format::Delimited(delimiter) => (AttributeType::String, delimiter.as_bytes()),
-            Format::Ordered => (AttributeType::Binary, &SEPARATOR[..]),
-            other => {
-                return bad(format!(
-                    "`{}` is a {other} key; DynamoDB keys are delimited text (strings) or the ordered format (binary): \
-                     declare it `delimited = \"#\"` or ordered",
+        let cut = check(schema, partition, sort_prefix).map_err(|e| Error::argument("DynamoDB keys", e))?;
+        Ok(DynamoKeys { schema, cut })
+    }
+
+    /// The DynamoDB keys the schema declares (`#[rowkey(dynamodb(...))]`, or the schema
+    /// file's `dynamodb`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for a schema that declares none, and as [`new`](Self::new).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::dynamodb::DynamoKeys;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#", dynamodb(partition = [site], sort_prefix = "VISIT"))]
+    /// struct Visit { site: String, page: String }
+    ///
+    /// let keys = DynamoKeys::of(&Visit::SCHEMA)?;
+    /// let item = keys.item(&Visit { site: "a.io".into(), page: "/".into() }.to_key()?)?;
+    /// assert_eq!((item.partition.to_readable(), item.sort.unwrap().to_readable()), ("a.io".into(), "VISIT#/".into()));
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn of(schema: &'static Schema) -> Result<DynamoKeys> {
+        let Some(design) = schema.dynamodb else {
+            return Err(Error::argument(
+                "DynamoDB keys",
+                format!(
+                    "`{}` declares no DynamoDB keys: add `#[rowkey(dynamodb(partition = [...]))]` to the type, or \
+                     `\"dynamodb\": {{\"partition\": [...]}}` to its schema file",
                     schema.type_name
-                ));
-            }
-        };
-        let fields = schema.key_fields();
-        let lead = usize::from(schema.prefix.is_some()) + usize::from(schema.salt.is_some());
-        let names: Vec<&str> = fields[lead..].iter().map(KeyField::name).collect();
-        if partition.is_empty() || names.get(..partition.len()) != Some(partition) {
-            let expected = names.iter().take(partition.len().max(1)).map(|n| format!("`{n}`")).collect::<Vec<_>>();
-            return bad(format!(
-                "the partition key is the key's leading fields, in order: [{}] are not; the key's fields are [{}], \
-                 so name {}",
-                partition.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
-                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
-                expected.join(", ")
+                ),
             ));
-        }
-        for name in partition {
-            let Some(field) = schema.fields.iter().find(|f| f.name == *name) else {
-                return bad(format!(
-                    "`{name}` is a field of a flattened struct: the partition key takes the key's own fields"
-                ));
-            };
-            if matches!(field.encoding, Encoding::Flattened(_)) {
-                return bad(format!("`{name}` is flattened: the partition key takes the key's own fields"));
-            }
-            if field.descending {
-                return bad(format!(
-                    "`{name}` is `desc`, but a partition key is matched, never ordered: drop `desc` from `{name}`"
-                ));
-            }
-        }
-        let has_sort_fields = names.len() > partition.len();
-        if sort_prefix.is_some_and(|p| {
-            ty == AttributeType::String && p.as_bytes().windows(separator.len()).any(|w| w == separator)
-        }) {
-            return bad(format!("the sort prefix {sort_prefix:?} holds the delimiter: choose one without it"));
-        }
-        if sort_prefix == Some("") {
-            return bad("the sort prefix is empty: give it a name (`ORDER`) or none".to_owned());
-        }
-        let mut sort_lead = Key::from(sort_prefix.unwrap_or("").as_bytes());
-        if sort_prefix.is_some() && has_sort_fields {
-            sort_lead.extend_from_slice(separator);
-        }
-        Ok(DynamoKeys { schema, lead_fields: lead + partition.len(), has_sort_fields, sort_lead, ty, separator })
+        };
+        Self::new(schema, design.partition, design.sort_prefix)
     }
 
     /// The type of both key attributes: strings for delimited keys, binary for ordered ones.
@@ -189,13 +239,13 @@ impl DynamoKeys {
     /// ```
     #[must_use]
     pub fn attribute_type(&self) -> AttributeType {
-        self.ty
+        self.cut.ty
     }
 
     /// Whether items have a sort key: the design has sort fields or a sort prefix.
     #[must_use]
     pub fn has_sort_key(&self) -> bool {
-        self.has_sort_fields || !self.sort_lead.is_empty()
+        self.cut.has_sort_fields || !self.cut.sort_lead.is_empty()
     }
 
     /// The item key of one key of the schema.
@@ -226,7 +276,7 @@ impl DynamoKeys {
         if !self.has_sort_key() {
             return Ok(ItemKey { partition, sort: None });
         }
-        let mut sort = self.sort_lead.clone();
+        let mut sort = self.cut.sort_lead.clone();
         sort.extend_from_slice(rest);
         let sort = self.checked(&sort, "sort", SORT_MAX)?;
         Ok(ItemKey { partition, sort: Some(sort) })
@@ -256,7 +306,7 @@ impl DynamoKeys {
         let rest = match (&item.sort, self.has_sort_key()) {
             (Some(sort), true) => sort
                 .as_bytes()
-                .strip_prefix(self.sort_lead.as_bytes())
+                .strip_prefix(self.cut.sort_lead.as_bytes())
                 .ok_or_else(|| self.refused("the sort key does not start with the design's sort prefix"))?,
             (None, false) => &[],
             (Some(_), false) => return Err(self.refused("the item has a sort key, and the design none")),
@@ -264,8 +314,8 @@ impl DynamoKeys {
         };
         let mut key = item.partition.clone();
         // An ordered key whose sort fields are all empty ends with its partition fields.
-        if self.has_sort_fields && (self.ty == AttributeType::String || !rest.is_empty()) {
-            key.extend_from_slice(self.separator);
+        if self.cut.has_sort_fields && (self.cut.ty == AttributeType::String || !rest.is_empty()) {
+            key.extend_from_slice(self.cut.separator);
             key.extend_from_slice(rest);
         }
         if self.item(&key).ok().as_ref() != Some(item) {
@@ -313,7 +363,7 @@ impl DynamoKeys {
             };
             let (partition, _) = self.cut(s).ok_or_else(unfixed)?;
             let mut within = partition.to_vec();
-            within.extend_from_slice(self.separator);
+            within.extend_from_slice(self.cut.separator);
             let past = prefix_successor(&within);
             let lo = match self.lower(partition, &within, start) {
                 Some(lo) => lo,
@@ -331,7 +381,7 @@ impl DynamoKeys {
             };
             let lo = self.aligned(partition, lo, &hi);
             let partition = self.checked(partition, "partition", PARTITION_MAX)?;
-            out.extend(KeyQuery::new(partition, lo, hi, self.ty));
+            out.extend(KeyQuery::new(partition, lo, hi, self.cut.ty));
         }
         Ok(out)
     }
@@ -344,12 +394,12 @@ impl DynamoKeys {
             Format::Delimited(delimiter) => {
                 let delimiter = delimiter.as_bytes();
                 let mut at = 0;
-                for index in 0..self.lead_fields {
+                for index in 0..self.cut.lead_fields {
                     let rest = &bytes[at..];
                     match rest.windows(delimiter.len()).position(|w| w == delimiter) {
-                        Some(end) if index + 1 < self.lead_fields => at += end + delimiter.len(),
+                        Some(end) if index + 1 < self.cut.lead_fields => at += end + delimiter.len(),
                         Some(end) => at += end,
-                        None if index + 1 == self.lead_fields => at = bytes.len(),
+                        None if index + 1 == self.cut.lead_fields => at = bytes.len(),
                         None => return None,
                     }
                 }
@@ -357,7 +407,7 @@ impl DynamoKeys {
             }
             _ => {
                 let mut reader = OrderedReader::new(bytes, usize::MAX);
-                for _ in 0..self.lead_fields {
+                for _ in 0..self.cut.lead_fields {
                     reader.field::<Vec<u8>>().ok()?;
                 }
                 let at = reader.position();
@@ -366,7 +416,7 @@ impl DynamoKeys {
             }
         };
         let (partition, after) = bytes.split_at(end);
-        match after.strip_prefix(self.separator) {
+        match after.strip_prefix(self.cut.separator) {
             Some(rest) => Some((partition, rest)),
             None if after.is_empty() => Some((partition, after)),
             None => None,
@@ -379,7 +429,7 @@ impl DynamoKeys {
     fn aligned(&self, partition: &[u8], lo: Bound<Key>, hi: &Bound<Key>) -> Bound<Key> {
         let (Bound::Included(a), Bound::Excluded(b)) = (&lo, hi) else { return lo };
         let mut on = a.clone();
-        on.extend_from_slice(self.separator);
+        on.extend_from_slice(self.cut.separator);
         let item = ItemKey { partition: Key::from(partition), sort: Some(a.clone()) };
         if prefix_successor(on.as_bytes()).as_ref() == Some(b) && self.key(&item).is_err() {
             Bound::Included(on)
@@ -396,14 +446,14 @@ impl DynamoKeys {
             Bound::Unbounded => return Some(self.floor()),
         };
         Some(if let Some(rest) = s.strip_prefix(within) {
-            let mut sort = self.sort_lead.clone();
+            let mut sort = self.cut.sort_lead.clone();
             sort.extend_from_slice(rest);
             if included { Bound::Included(sort) } else { Bound::Excluded(sort) }
         } else if s < partition || (s == partition && included) {
             self.floor()
         } else {
             // Past the key that is the partition fields alone, before any with sort fields.
-            Bound::Excluded(self.sort_lead.clone())
+            Bound::Excluded(self.cut.sort_lead.clone())
         })
     }
 
@@ -415,13 +465,13 @@ impl DynamoKeys {
             Bound::Unbounded => return Some(self.ceiling()),
         };
         Some(if let Some(rest) = e.strip_prefix(within) {
-            let mut sort = self.sort_lead.clone();
+            let mut sort = self.cut.sort_lead.clone();
             sort.extend_from_slice(rest);
             if included { Bound::Included(sort) } else { Bound::Excluded(sort) }
         } else if past.is_none_or(|p| e >= p.as_bytes()) {
             self.ceiling()
         } else if e > partition || (e == partition && included) {
-            Bound::Included(self.sort_lead.clone())
+            Bound::Included(self.cut.sort_lead.clone())
         } else {
             return None;
         })
@@ -429,13 +479,13 @@ impl DynamoKeys {
 
     /// The least sort key of the design's items: from its sort prefix on.
     fn floor(&self) -> Bound<Key> {
-        if self.sort_lead.is_empty() { Bound::Unbounded } else { Bound::Included(self.sort_lead.clone()) }
+        if self.cut.sort_lead.is_empty() { Bound::Unbounded } else { Bound::Included(self.cut.sort_lead.clone()) }
     }
 
     /// Past the greatest sort key of the design's items: the end of its sort prefix.
     fn ceiling(&self) -> Bound<Key> {
-        match prefix_successor(self.sort_lead.as_bytes()) {
-            Some(past) if !self.sort_lead.is_empty() => Bound::Excluded(past),
+        match prefix_successor(self.cut.sort_lead.as_bytes()) {
+            Some(past) if !self.cut.sort_lead.is_empty() => Bound::Excluded(past),
             _ => Bound::Unbounded,
         }
     }
@@ -448,7 +498,7 @@ impl DynamoKeys {
         if bytes.len() > max {
             return refuse(format!("is {} bytes, over DynamoDB's {max}: shorten the key's fields", bytes.len()));
         }
-        if self.ty == AttributeType::String && std::str::from_utf8(bytes).is_err() {
+        if self.cut.ty == AttributeType::String && std::str::from_utf8(bytes).is_err() {
             return refuse("is not UTF-8, which a string key must be: use the ordered format (binary keys)".to_owned());
         }
         Ok(Key::from(bytes))
@@ -461,7 +511,8 @@ impl DynamoKeys {
     fn refused_scan(&self) -> Error {
         let fields = self.schema.key_fields();
         let first = usize::from(self.schema.prefix.is_some()) + usize::from(self.schema.salt.is_some());
-        let names: Vec<String> = fields[first..self.lead_fields].iter().map(|f| format!("`{}`", f.name())).collect();
+        let names: Vec<String> =
+            fields[first..self.cut.lead_fields].iter().map(|f| format!("`{}`", f.name())).collect();
         Error::argument(
             "DynamoDB query",
             format!(

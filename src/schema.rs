@@ -87,7 +87,7 @@ pub use value::Value;
 // which state their encoding, name them without importing this module (`field::description`).
 #[doc(inline)]
 pub use crate::field::description::{
-    CustomFormat, DateSpec, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform,
+    CustomFormat, DateSpec, DynamoSchema, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform,
 };
 
 /// A key type with a static [`Schema`]. `#[derive(RowKey)]` implements it; the derive also

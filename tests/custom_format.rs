@@ -629,8 +629,7 @@ proptest! {
     }
 }
 
-/// A format that leaves `SCHEMA_FORMAT` at its default is named by its schema, and the
-/// schema's readers refuse its keys saying what to use instead.
+/// A format that leaves `SCHEMA_FORMAT` at its default is named by its schema, whose readers say what to use.
 #[test]
 fn a_schema_that_cannot_read_its_format_says_so() {
     use rowkey::schema::{CustomFormat, Format, Schema};
@@ -642,6 +641,7 @@ fn a_schema_that_cannot_read_its_format_says_so() {
         salt: None,
         max_len: 4096,
         fields: &[],
+        dynamodb: None,
     };
     assert_eq!(LEGACY.format.to_string(), "legacy");
     let err = LEGACY.inspect(b"\x01\x02").expect_err("not read by the schema");

@@ -77,7 +77,7 @@ mod no_prelude {
 
     /// Every delimited feature at once.
     #[derive(::rowkey::RowKey, ::core::fmt::Debug, ::core::cmp::PartialEq)]
-    #[rowkey(delimited = "#", prefix = "d", salt(buckets = 16, from = [ts], hash = "modulo"))]
+    #[rowkey(delimited = "#", prefix = "d", salt(buckets = 16, from = [ts], hash = "modulo"), dynamodb(partition = [ts], sort_prefix = "T"))]
     pub struct Text {
         pub ts: i64,
         #[rowkey(hex)]

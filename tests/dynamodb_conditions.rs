@@ -180,7 +180,7 @@ proptest! {
     fn a_sharded_time_series_is_read_exactly_and_merges_into_key_order(
         rows in prop::collection::vec(meter_reading(), 1..60), kinds in kinds(),
     ) {
-        let keys = DynamoKeys::new(&MeterReading::SCHEMA, &["meter"], None).unwrap();
+        let keys = DynamoKeys::of(&MeterReading::SCHEMA).unwrap();
         let table = items(&keys, &rows, true);
         let checked = scans_exact(&keys, &MeterReading::SCHEMA, 1, &rows, &table, &kinds)?;
         prop_assert!(checked > 0 || rows.len() < 2);
@@ -206,8 +206,8 @@ proptest! {
         invoices in prop::collection::vec(tenant_invoice(), 0..40),
         kinds in kinds(),
     ) {
-        let order_keys = DynamoKeys::new(&TenantOrder::SCHEMA, &["tenant"], Some("ORDER")).unwrap();
-        let invoice_keys = DynamoKeys::new(&TenantInvoice::SCHEMA, &["tenant"], Some("INVOICE")).unwrap();
+        let order_keys = DynamoKeys::of(&TenantOrder::SCHEMA).unwrap();
+        let invoice_keys = DynamoKeys::of(&TenantInvoice::SCHEMA).unwrap();
         let mut table = items(&order_keys, &orders, true);
         table.extend(items(&invoice_keys, &invoices, false));
         scans_exact(&order_keys, &TenantOrder::SCHEMA, 1, &orders, &table, &kinds)?;
@@ -223,7 +223,7 @@ proptest! {
     fn binary_sort_keys_with_nul_and_ff_bytes_are_read_exactly(
         rows in prop::collection::vec(blob_version(), 1..60), kinds in kinds(),
     ) {
-        let keys = DynamoKeys::new(&BlobVersion::SCHEMA, &["owner"], None).unwrap();
+        let keys = DynamoKeys::of(&BlobVersion::SCHEMA).unwrap();
         let table = items(&keys, &rows, true);
         scans_exact(&keys, &BlobVersion::SCHEMA, 1, &rows, &table, &kinds)?;
         // Within a partition, the sort keys sort as the keys do.
@@ -294,7 +294,7 @@ proptest! {
 #[test]
 fn the_comparison_fails_when_the_dropped_end_is_kept_or_a_shard_skipped() {
     // Numbers 1 to 3 of one day: `number` in [1, 3) is `BETWEEN ..#1 AND ..#3`, which reads 3.
-    let keys = DynamoKeys::new(&TenantOrder::SCHEMA, &["tenant"], Some("ORDER")).unwrap();
+    let keys = DynamoKeys::of(&TenantOrder::SCHEMA).unwrap();
     let orders: Vec<TenantOrder> =
         (1..=3).map(|n| TenantOrder { tenant: "a".into(), day: 1, number: n.to_string() }).collect();
     let table = items(&keys, &orders, true);
@@ -306,7 +306,7 @@ fn the_comparison_fails_when_the_dropped_end_is_kept_or_a_shard_skipped() {
     assert_ne!(read(&queries, &table, true).into_iter().collect::<BTreeSet<_>>(), want);
 
     // A meter's day over four shards: without one shard's query, its items are missing.
-    let keys = DynamoKeys::new(&MeterReading::SCHEMA, &["meter"], None).unwrap();
+    let keys = DynamoKeys::of(&MeterReading::SCHEMA).unwrap();
     let rows: Vec<MeterReading> = (0..16).map(|seq| MeterReading { meter: "m".into(), day: 1, at: 0, seq }).collect();
     let table = items(&keys, &rows, true);
     let ranges = MeterReading::scan().meter("m").day(1).ranges().unwrap();
@@ -318,7 +318,7 @@ fn the_comparison_fails_when_the_dropped_end_is_kept_or_a_shard_skipped() {
 
 #[test]
 fn a_scan_that_leaves_a_partition_field_open_is_refused_naming_the_fields() {
-    let keys = DynamoKeys::new(&MeterReading::SCHEMA, &["meter"], None).unwrap();
+    let keys = DynamoKeys::of(&MeterReading::SCHEMA).unwrap();
     for ranges in [
         MeterReading::scan().ranges().unwrap(),
         MeterReading::scan().meter_range("a".."b").ranges().unwrap(),
@@ -350,4 +350,35 @@ fn designs_dynamodb_cannot_hold_are_refused_with_the_fix() {
     let with_prefix = DynamoKeys::new(&Pair::SCHEMA, &["a"], Some("P")).unwrap();
     let key = Pair { a: "x".into(), b: String::new() }.to_key().unwrap();
     assert_eq!(with_prefix.key(&with_prefix.item(&key).unwrap()).unwrap(), key);
+}
+
+#[test]
+fn the_schema_file_carries_the_design_and_gives_the_same_item_keys() {
+    for schema in [&MeterReading::SCHEMA, &TenantOrder::SCHEMA, &BlobVersion::SCHEMA] {
+        let read = Schema::from_json(&schema.to_json()).unwrap();
+        assert_eq!(read.dynamodb, schema.dynamodb, "{}", schema.type_name);
+    }
+    let read = Box::leak(Box::new(Schema::from_json(&TenantOrder::SCHEMA.to_json()).unwrap()));
+    let order = TenantOrder { tenant: "acme".into(), day: 20240501, number: "7".into() };
+    let key = order.to_key().unwrap();
+    assert_eq!(
+        DynamoKeys::of(read).unwrap().item(&key).unwrap(),
+        DynamoKeys::of(&TenantOrder::SCHEMA).unwrap().item(&key).unwrap()
+    );
+    // A file's design is checked as the derive checks it, at its place in the file.
+    let json = TenantOrder::SCHEMA.to_json().replace(
+        r#""partition": [
+      "tenant"
+    ]"#,
+        r#""partition": ["day"]"#,
+    );
+    let err = Schema::from_json(&json).unwrap_err().to_string();
+    assert!(err.contains("dynamodb") && err.contains("leading fields"), "{err}");
+    // A schema that declares none says how to.
+    #[derive(RowKey)]
+    struct Plain {
+        a: String,
+    }
+    let err = DynamoKeys::of(&Plain::SCHEMA).unwrap_err().to_string();
+    assert!(err.contains("#[rowkey(dynamodb(partition = [...]))]"), "{err}");
 }

@@ -242,6 +242,7 @@ fn bad_names_are_refused() {
         salt: None,
         max_len: Schema::DEFAULT_MAX_LEN,
         fields: UNNAMED,
+        dynamodb: None,
     };
     let err = schema_error(&unnamed, &ExportOptions::new());
     assert!(err.starts_with("``: Bigtable needs every row key field to have a name"), "{err}");

@@ -53,11 +53,16 @@ pub const SALT: Symbol = Symbol("salt");
 pub const MAX_LEN: Symbol = Symbol("max_len");
 pub const ALLOW_HOTSPOT: Symbol = Symbol("allow_hotspot");
 pub const CRATE: Symbol = Symbol("crate");
+pub const DYNAMODB: Symbol = Symbol("dynamodb");
 
 // Inside `salt(...)`.
 pub const BUCKETS: Symbol = Symbol("buckets");
 pub const FROM: Symbol = Symbol("from");
 pub const HASH: Symbol = Symbol("hash");
+
+// Inside `dynamodb(...)`.
+pub const PARTITION: Symbol = Symbol("partition");
+pub const SORT_PREFIX: Symbol = Symbol("sort_prefix");
 
 // The values of `hash = "..."`.
 pub const FARMHASH: Symbol = Symbol("farmhash");
@@ -81,9 +86,22 @@ pub const NUMERIC: Symbol = Symbol("numeric");
 pub const SENSITIVE: Symbol = Symbol("sensitive");
 pub const ALLOW_PERSONAL_DATA: Symbol = Symbol("allow_personal_data");
 
-const CONTAINER_WORDS: &[Symbol] =
-    &[ORDERED, DELIMITED, FDB_TUPLE, MEMCOMPARABLE, HBASE, FORMAT, PREFIX, SALT, MAX_LEN, ALLOW_HOTSPOT, CRATE];
+const CONTAINER_WORDS: &[Symbol] = &[
+    ORDERED,
+    DELIMITED,
+    FDB_TUPLE,
+    MEMCOMPARABLE,
+    HBASE,
+    FORMAT,
+    PREFIX,
+    SALT,
+    MAX_LEN,
+    ALLOW_HOTSPOT,
+    CRATE,
+    DYNAMODB,
+];
 const SALT_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH];
+const DYNAMODB_WORDS: &[Symbol] = &[PARTITION, SORT_PREFIX];
 const FIELD_WORDS: &[Symbol] = &[
     DESC,
     REVERSE,
@@ -138,6 +156,14 @@ const SYNONYMS: &[(&str, Symbol)] = &[
     ("redacted", SENSITIVE),
     ("personal_data", ALLOW_PERSONAL_DATA),
     ("allow_pii", ALLOW_PERSONAL_DATA),
+    ("dynamo", DYNAMODB),
+    ("dynamo_db", DYNAMODB),
+    ("partition_key", PARTITION),
+    ("hash_key", PARTITION),
+    ("pk", PARTITION),
+    ("sort_key", SORT_PREFIX),
+    ("sort_key_prefix", SORT_PREFIX),
+    ("entity", SORT_PREFIX),
 ];
 
 /// The attributes on the struct.
@@ -155,6 +181,16 @@ pub struct Container {
     pub max_len: Option<(usize, LitInt)>,
     pub allow_hotspot: Option<Span>,
     pub crate_path: Option<(syn::Path, LitStr)>,
+    pub dynamodb: Option<DynamoDb>,
+}
+
+/// `dynamodb(partition = [a, b], sort_prefix = "ORDER")`: the fields of the DynamoDB partition
+/// key, the rest making the sort key, after the constant if given.
+pub struct DynamoDb {
+    /// The `dynamodb` keyword.
+    pub span: Span,
+    pub partition: Vec<Ident>,
+    pub sort_prefix: Option<LitStr>,
 }
 
 /// `prefix = "text"` or `prefix = b"\xbd\x89"`: the bytes every key starts with, and the
@@ -280,6 +316,10 @@ impl Container {
                     Ok(())
                 } else if meta.path == ALLOW_HOTSPOT {
                     flag(cx, &meta, ALLOW_HOTSPOT, &mut out.allow_hotspot)
+                } else if meta.path == DYNAMODB {
+                    let dynamodb = dynamodb(cx, &meta)?;
+                    set(cx, &mut out.dynamodb, DYNAMODB, span, dynamodb);
+                    Ok(())
                 } else if meta.path == CRATE {
                     let lit = string(&meta, CRATE, "crate = \"rowkey\"")?;
                     match lit.parse::<syn::Path>() {
@@ -580,10 +620,60 @@ fn salt(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Salt> {
     })
 }
 
+/// The inside of `dynamodb(...)`.
+fn dynamodb(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<DynamoDb> {
+    let span = meta.path.span();
+    if !meta.input.peek(syn::token::Paren) {
+        skip_value(meta)?;
+        return Err(syn::Error::new(
+            span,
+            "`dynamodb` takes its settings in parentheses: `dynamodb(partition = [tenant], sort_prefix = \"ORDER\")`",
+        ));
+    }
+    let mut partition: Option<Vec<Ident>> = None;
+    let mut sort_prefix: Option<LitStr> = None;
+    meta.parse_nested_meta(|inner| {
+        let at = inner.path.span();
+        if inner.path == PARTITION {
+            let fields = field_list(
+                &inner,
+                "`partition` needs the partition key's fields: `partition = [tenant]`",
+                "`partition` is empty: name the key's leading fields that make the partition key, such as `partition = [tenant]`",
+            )?;
+            set(cx, &mut partition, PARTITION, at, fields);
+        } else if inner.path == SORT_PREFIX {
+            let lit = string(&inner, SORT_PREFIX, "sort_prefix = \"ORDER\"")?;
+            if lit.value().is_empty() {
+                cx.error(&lit, "`sort_prefix` is empty: name the entity (`sort_prefix = \"ORDER\"`) or leave it out");
+            }
+            set(cx, &mut sort_prefix, SORT_PREFIX, at, lit);
+        } else {
+            unknown(cx, &inner, "dynamodb", DYNAMODB_WORDS, &[])?;
+        }
+        Ok(())
+    })?;
+    if partition.is_none() {
+        cx.error_at(
+            span,
+            "`dynamodb` needs the partition key's fields, the key's leading ones: `dynamodb(partition = [tenant])`",
+        );
+    }
+    Ok(DynamoDb { span, partition: partition.unwrap_or_default(), sort_prefix })
+}
+
 /// `from = [a, b]`, or `from = a` for one field.
 fn source_fields(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Ident>> {
+    field_list(
+        meta,
+        "`from` needs the salt source fields: `from = [device_id]`",
+        "`from` is empty: name the fields the bucket is computed from, such as `from = [device_id]`",
+    )
+}
+
+/// `name = [a, b]`, or `name = a` for one field; `missing` when there is no `=`, `empty` for `[]`.
+fn field_list(meta: &ParseNestedMeta<'_>, missing: &str, empty: &str) -> syn::Result<Vec<Ident>> {
     if !meta.input.peek(Token![=]) {
-        return Err(meta.error("`from` needs the salt source fields: `from = [device_id]`"));
+        return Err(meta.error(missing));
     }
     let input = meta.value()?;
     if input.peek(syn::token::Bracket) {
@@ -591,10 +681,7 @@ fn source_fields(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Ident>> {
         syn::bracketed!(content in input);
         let fields = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
         if fields.is_empty() {
-            return Err(syn::Error::new(
-                content.span(),
-                "`from` is empty: name the fields the bucket is computed from, such as `from = [device_id]`",
-            ));
+            return Err(syn::Error::new(content.span(), empty));
         }
         Ok(fields.into_iter().collect())
     } else {

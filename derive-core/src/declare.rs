@@ -37,6 +37,7 @@ pub struct Design {
     pub max_len: usize,
     /// The key fields, in key order (a `skip` field is not one).
     pub fields: Vec<FieldDesign>,
+    pub dynamodb: Option<DynamoChoice>,
     pub warnings: Vec<Warning>,
 }
 
@@ -59,6 +60,13 @@ pub struct SaltChoice {
     /// `farmhash`, `modulo` or `md5`.
     pub hash: &'static str,
     pub from: Vec<String>,
+}
+
+/// `dynamodb(...)`: the partition key's fields by their key names, and the sort prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynamoChoice {
+    pub partition: Vec<String>,
+    pub sort_prefix: Option<String>,
 }
 
 /// One key field.
@@ -170,6 +178,14 @@ fn design(input: &Input<'_>) -> Design {
         salt,
         max_len: input.max_len(),
         fields,
+        dynamodb: attrs.dynamodb.as_ref().map(|dynamodb| DynamoChoice {
+            partition: dynamodb
+                .partition
+                .iter()
+                .map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), |f| f.name()))
+                .collect(),
+            sort_prefix: dynamodb.sort_prefix.as_ref().map(syn::LitStr::value),
+        }),
         warnings,
     }
 }

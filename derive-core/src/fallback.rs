@@ -41,6 +41,7 @@ pub fn expand(input: &DeriveInput, errors: &[syn::Error]) -> TokenStream {
                 salt: ::core::option::Option::None,
                 max_len: 0,
                 fields: &[],
+                dynamodb: ::core::option::Option::None,
             };
         }
 

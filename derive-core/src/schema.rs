@@ -40,6 +40,20 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
         None => quote!(::core::option::Option::None),
     };
     let max_len = Literal::usize_unsuffixed(input.max_len());
+    let dynamodb = match &input.attrs.dynamodb {
+        Some(dynamodb) => {
+            let partition = dynamodb
+                .partition
+                .iter()
+                .map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), Field::name));
+            let sort_prefix = match &dynamodb.sort_prefix {
+                Some(lit) => quote!(::core::option::Option::Some(#lit)),
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(#p::DynamoSchema { partition: &[#(#partition),*], sort_prefix: #sort_prefix }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let type_params: Vec<String> = input.generics.type_params().map(|t| t.ident.to_string()).collect();
     let fields = input.key_fields().map(|field| field_schema(field, input.is_delimited(), &type_params, p, &flattened));
     quote! {
@@ -50,6 +64,7 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
             salt: #salt,
             max_len: #max_len,
             fields: &[#(#fields),*],
+            dynamodb: #dynamodb,
         }
     }
 }

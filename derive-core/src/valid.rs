@@ -29,6 +29,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
     }
     check_names(cx, input);
     check_salt(cx, input);
+    check_dynamodb(cx, input);
     check_delimiter(cx, input);
     lints::check_hotspot(cx, input);
 }
@@ -380,6 +381,61 @@ fn check_names(cx: &Ctxt, input: &Input<'_>) {
             }
         }
         seen.insert(name, field);
+    }
+}
+
+/// `dynamodb(...)`: a format DynamoDB's key types hold, and a partition key of the key's
+/// leading fields, in order, each matched as it is (so never `desc`).
+fn check_dynamodb(cx: &Ctxt, input: &Input<'_>) {
+    let Some(dynamodb) = &input.attrs.dynamodb else { return };
+    if !matches!(input.format(), KeyFormat::Delimited | KeyFormat::Ordered) {
+        cx.error_at(
+            dynamodb.span,
+            "DynamoDB keys are strings or binary that sort as bytes: `dynamodb` takes the delimited format (strings, \
+             `delimited = \"#\"`) or the ordered one (binary, no format attribute)",
+        );
+    }
+    let fields: Vec<&Field<'_>> = input.key_fields().collect();
+    let names = || fields.iter().map(|f| format!("`{}`", f.ident)).collect::<Vec<_>>().join(", ");
+    for (index, ident) in dynamodb.partition.iter().enumerate() {
+        if dynamodb.partition[..index].contains(ident) {
+            cx.error(ident, format!("`{ident}` is listed twice in `partition`: list each field once"));
+            continue;
+        }
+        let Some(field) = input.field_named(ident) else {
+            cx.error(ident, format!("`{ident}` is not a field of `{}`: its key fields are {}", input.ident, names()));
+            continue;
+        };
+        if !field.in_key() {
+            cx.error(ident, format!("`{ident}` is marked `skip`: the partition key is made of key fields"));
+        } else if field.is_flatten() {
+            cx.error(ident, format!("`{ident}` is a flattened struct: the partition key takes the key's own fields"));
+        } else if fields.get(index).is_none_or(|f| f.ident != ident) {
+            let expected = fields[..=index.min(fields.len() - 1)].iter().map(|f| format!("`{}`", f.ident));
+            cx.error(
+                ident,
+                format!(
+                    "the partition key is the key's leading fields, in order, and `{ident}` is not field {} of {}: \
+                     name {}, or move `{ident}` up",
+                    index + 1,
+                    names(),
+                    expected.collect::<Vec<_>>().join(", ")
+                ),
+            );
+        } else if field.attrs.desc.is_some() {
+            cx.error(
+                ident,
+                format!(
+                    "`{ident}` is `desc`, but a partition key is matched, never ordered: drop `desc` from `{ident}`"
+                ),
+            );
+        }
+    }
+    if let (Some(prefix), Some(delimiter)) = (&dynamodb.sort_prefix, &input.attrs.delimited)
+        && !delimiter.value().is_empty()
+        && prefix.value().contains(&delimiter.value())
+    {
+        cx.error(prefix, format!("the sort prefix holds the delimiter {:?}: choose one without it", delimiter.value()));
     }
 }
 

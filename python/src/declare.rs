@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use pyo3::prelude::*;
 use rowkey::field::{EncodeText, FieldType, Nanos};
 use rowkey::salt::SaltHash;
-use rowkey::schema::{Encoding, FieldSchema, Format, SaltSchema, Transform};
+use rowkey::schema::{DynamoSchema, Encoding, FieldSchema, Format, SaltSchema, Transform};
 use rowkey_derive_core::declare::{Design, EncodingChoice, FieldDesign, FormatChoice, TransformChoice, declare};
 
 use crate::BadSchemaError;
@@ -70,6 +70,10 @@ fn schema_of(
         salt,
         max_len: design.max_len,
         fields: Box::leak(fields.into_boxed_slice()),
+        dynamodb: design.dynamodb.as_ref().map(|dynamodb| DynamoSchema {
+            partition: Box::leak(dynamodb.partition.iter().map(|name| leak(name)).collect::<Vec<_>>().into_boxed_slice()),
+            sort_prefix: dynamodb.sort_prefix.as_deref().map(leak),
+        }),
     })
 }
 

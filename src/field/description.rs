@@ -36,6 +36,7 @@ use std::hash::{Hash, Hasher};
 ///         FieldSchema::new("kind", "String", Encoding::Utf8),
 ///         FieldSchema::new("id", "u32", Encoding::Int64),
 ///     ],
+///     dynamodb: None,
 /// };
 /// assert_eq!(DEVICE.field_count(), 3);
 /// assert_eq!(DEVICE.field("id").unwrap().transform, Transform::None);
@@ -58,6 +59,31 @@ pub struct Schema {
     /// The fields after the prefix and the bucket, in key order. Fields marked `skip` are
     /// not part of the key and not listed.
     pub fields: &'static [FieldSchema],
+    /// How the keys are cut into DynamoDB partition and sort keys, when the type says
+    /// (`#[rowkey(dynamodb(...))]`): see [`rowkey::dynamodb`](crate::dynamodb).
+    pub dynamodb: Option<DynamoSchema>,
+}
+
+/// `#[rowkey(dynamodb(partition = [...], sort_prefix = "..."))]` as data: the key fields (by
+/// their key names) that make the partition key, and the constant the sort key starts with.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::schema::DynamoSchema;
+///
+/// #[derive(RowKey)]
+/// #[rowkey(delimited = "#", dynamodb(partition = [tenant], sort_prefix = "ORDER"))]
+/// struct Order { tenant: String, number: u32 }
+///
+/// assert_eq!(Order::SCHEMA.dynamodb, Some(DynamoSchema { partition: &["tenant"], sort_prefix: Some("ORDER") }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DynamoSchema {
+    /// The key's leading fields, in order, that make the partition key (after its prefix and
+    /// salt bucket).
+    pub partition: &'static [&'static str],
+    /// What the sort key starts with (an entity type, followed by the key's separator), if anything.
+    pub sort_prefix: Option<&'static str>,
 }
 
 /// How a key's fields are framed into bytes.

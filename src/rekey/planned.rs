@@ -78,6 +78,7 @@ mod tests {
         salt: None,
         max_len: 64,
         fields: &OLD_FIELDS,
+        dynamodb: None,
     };
     static NEW: Schema = Schema {
         type_name: "New",
@@ -86,6 +87,7 @@ mod tests {
         salt: None,
         max_len: 64,
         fields: &NEW_FIELDS,
+        dynamodb: None,
     };
     /// The new design with keys of at most four bytes, which no key of it fits in.
     static SHORT: Schema = Schema { max_len: 4, ..NEW };

@@ -130,6 +130,7 @@ impl Schema {
             salt: None,
             max_len: Schema::DEFAULT_MAX_LEN,
             fields: Box::leak(fields.into_boxed_slice()),
+            dynamodb: None,
         })
     }
 }

@@ -35,7 +35,9 @@
 //!   `min_secs`, `max_secs`), `date` (`min_days`, `max_days`), `uuid`, `ulid`, `ipv4`,
 //!   `ipv6`, `ip`, `flattened` (`schema`, another such object) and `custom`;
 //! - its attributes, each present only when set: `optional`, `desc`, `monotonic`, `sensitive`,
-//!   `reverse` (`max`, the Rust type's `MAX`), `bit_reverse` (`keep_sign`), `reverse_domain`.
+//!   `reverse` (`max`, the Rust type's `MAX`), `bit_reverse` (`keep_sign`), `reverse_domain`;
+//! - `dynamodb`, when the keys are DynamoDB item keys: `partition` (the leading fields that
+//!   make the partition key) and `sort_prefix` if any ([`crate::dynamodb`]).
 //!
 //! A file is read strictly: a key it does not know, a missing one or a value of the wrong kind
 //! is an error that names its place (`fields[2].encoding`), so a typo never decodes keys
@@ -46,7 +48,7 @@ use serde_json::{Map, Value as Json, json};
 use crate::error::{Error, Result};
 use crate::key_text::KeyForm;
 use crate::salt::{Salt, SaltHash};
-use crate::schema::{DateSpec, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform};
+use crate::schema::{DateSpec, DynamoSchema, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform};
 
 /// The version of the file format, `rowkey_schema` in every file.
 const VERSION: u64 = 1;
@@ -134,6 +136,14 @@ impl Schema {
         }
         out.insert("max_len".into(), self.max_len.into());
         out.insert("fields".into(), self.fields.iter().map(field_json).collect());
+        if let Some(dynamodb) = self.dynamodb {
+            let mut design = Map::new();
+            design.insert("partition".into(), dynamodb.partition.into());
+            if let Some(prefix) = dynamodb.sort_prefix {
+                design.insert("sort_prefix".into(), prefix.into());
+            }
+            out.insert("dynamodb".into(), Json::Object(design));
+        }
         Json::Object(out)
     }
 
@@ -405,8 +415,17 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
             .collect::<Result<Vec<_>>>()?,
         other => return Err(bad(&fields_path, format!("expected a list of fields, found {other}"))),
     };
+    let dynamodb = match object.get("dynamodb") {
+        None => None,
+        Some(json) => Some(dynamodb_from(json, &at(path, "dynamodb"))?),
+    };
     object.finish()?;
-    let schema = Schema { type_name, format, prefix, salt, max_len, fields: Box::leak(fields.into_boxed_slice()) };
+    let schema =
+        Schema { type_name, format, prefix, salt, max_len, fields: Box::leak(fields.into_boxed_slice()), dynamodb };
+    if let Some(dynamodb) = dynamodb {
+        crate::dynamodb::check(&schema, dynamodb.partition, dynamodb.sort_prefix)
+            .map_err(|e| bad(&at(path, "dynamodb"), e))?;
+    }
     if let Some(salt) = schema.salt {
         for (i, source) in salt.from.iter().enumerate() {
             if !schema.fields.iter().any(|f| f.name == *source) {
@@ -418,6 +437,24 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
         }
     }
     Ok(schema)
+}
+
+fn dynamodb_from(json: &Json, path: &str) -> Result<DynamoSchema> {
+    let mut object = Object::new(json, path)?;
+    let partition_path = at(path, "partition");
+    let partition = match object.required("partition")? {
+        Json::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                item.as_str().map(leak).ok_or_else(|| bad(&format!("{partition_path}[{i}]"), "expected a field name"))
+            })
+            .collect::<Result<Vec<_>>>()?,
+        other => return Err(bad(&partition_path, format!("expected a list of field names, found {other}"))),
+    };
+    let sort_prefix = object.opt_str("sort_prefix")?.map(leak);
+    object.finish()?;
+    Ok(DynamoSchema { partition: Box::leak(partition.into_boxed_slice()), sort_prefix })
 }
 
 fn salt_from(json: &Json, path: &str) -> Result<SaltSchema> {

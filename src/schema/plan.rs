@@ -183,6 +183,7 @@ impl KeyPlan {
     ///     salt: None,
     ///     max_len: Schema::DEFAULT_MAX_LEN,
     ///     fields: &[FieldSchema::new("kind", "String", Encoding::Utf8), FieldSchema::new("id", "u32", Encoding::Int64)],
+    ///     dynamodb: None,
     /// };
     /// let plan = KeyPlan::new(&DEVICE);
     /// assert_eq!(plan.schema().type_name, "Device");
@@ -576,7 +577,7 @@ mod tests {
 
     fn schema(format: Format) -> Schema {
         let fields = if matches!(format, Format::Delimited(_)) { &TEXT } else { &BINARY };
-        Schema { type_name: "T", format, prefix: Some(b"p"), salt: None, max_len: 64, fields }
+        Schema { type_name: "T", format, prefix: Some(b"p"), salt: None, max_len: 64, fields, dynamodb: None }
     }
 
     /// The plan writes keys of the built-in formats itself, and hands a value beyond its type

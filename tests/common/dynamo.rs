@@ -7,7 +7,7 @@ use rowkey::RowKey;
 /// A meter's readings by day, newest first within a day, their writes spread over four
 /// shards by sequence number: partition `bucket#meter`, sort `day#at#seq`.
 #[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#", salt(buckets = 4, from = [seq]))]
+#[rowkey(delimited = "#", salt(buckets = 4, from = [seq]), dynamodb(partition = [meter]))]
 pub struct MeterReading {
     pub meter: String,
     pub day: u32,
@@ -19,7 +19,7 @@ pub struct MeterReading {
 
 /// A tenant's orders: partition `TENANT#tenant`, sort `ORDER#day#number`.
 #[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#", prefix = "TENANT")]
+#[rowkey(delimited = "#", prefix = "TENANT", dynamodb(partition = [tenant], sort_prefix = "ORDER"))]
 pub struct TenantOrder {
     pub tenant: String,
     pub day: u32,
@@ -28,7 +28,7 @@ pub struct TenantOrder {
 
 /// The same tenants' invoices, in the same partitions: sort `INVOICE#number#status`.
 #[derive(RowKey, Clone, Debug, PartialEq)]
-#[rowkey(delimited = "#", prefix = "TENANT")]
+#[rowkey(delimited = "#", prefix = "TENANT", dynamodb(partition = [tenant], sort_prefix = "INVOICE"))]
 pub struct TenantInvoice {
     pub tenant: String,
     pub number: String,
@@ -37,6 +37,7 @@ pub struct TenantInvoice {
 
 /// Versions of an owner's blobs, newest first: ordered keys, binary attributes.
 #[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(dynamodb(partition = [owner]))]
 pub struct BlobVersion {
     pub owner: String,
     pub blob: Vec<u8>,

@@ -353,7 +353,7 @@ mod tests {
             Format::FdbTuple => &ASCENDING,
             _ => &BINARY,
         };
-        Schema { type_name: "T", format, prefix: Some(b"p"), salt: Some(SALT), max_len: 64, fields }
+        Schema { type_name: "T", format, prefix: Some(b"p"), salt: Some(SALT), max_len: 64, fields, dynamodb: None }
     }
 
     /// The plan reads keys of every built-in format itself, salted and prefixed, a descending
