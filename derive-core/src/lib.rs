@@ -3,7 +3,8 @@
 //! declared at run time ([`declare`]). Use the derive through `rowkey`, which re-exports it as
 //! `rowkey::RowKey`.
 //!
-//! One phase a module: `attr` parses the attributes, `ast` models the input (with `types`
+//! One phase a module: `attr` parses the attributes (its keywords in `symbol`, reading a
+//! value in `meta`, `salt(...)` and `dynamodb(...)` in `settings`), `ast` models the input (with `types`
 //! telling what a field's type is), `valid` checks the rules between attributes, fields and
 //! the key, `expand` generates the impls (with `codec` for each field's wrappers and `schema`
 //! for `SCHEMA`), and `fallback` stands in for them when there are errors. Errors are
@@ -19,8 +20,11 @@ mod delimited;
 mod expand;
 mod fallback;
 mod lints;
+mod meta;
 mod scan;
 mod schema;
+mod settings;
+mod symbol;
 mod types;
 mod valid;
 
