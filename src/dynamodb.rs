@@ -57,10 +57,14 @@
 //! ```
 
 mod condition;
+#[cfg(feature = "dynamodb")]
+mod table;
 
 use std::ops::Bound;
 
 pub use condition::{AttributeType, KeyQuery, SortCondition};
+#[cfg(feature = "dynamodb")]
+pub use table::{Item, ReadError, Table};
 
 use crate::error::{Error, Result};
 use crate::format::ordered::{OrderedReader, SEPARATOR};

@@ -10,37 +10,16 @@ use std::collections::BTreeSet;
 use std::ops::Bound;
 
 use common::dynamo::{
-    BlobVersion, MeterReading, TenantInvoice, TenantOrder, blob_version, meter_reading, tenant_invoice, tenant_order,
+    BlobVersion, Item, MeterReading, TenantInvoice, TenantOrder, blob_version, expected, items, meter_reading, scan,
+    tenant_invoice, tenant_order, text_field, texts,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use rowkey::dynamodb::{AttributeType, DynamoKeys, ItemKey, KeyQuery};
+use rowkey::dynamodb::{AttributeType, DynamoKeys, KeyQuery};
 use rowkey::key::Key;
 use rowkey::range::KeyRanges;
-use rowkey::schema::{Encoding, KeyField, ScanNext, Schema};
+use rowkey::schema::Schema;
 use rowkey::{RowKey, RowKeyOwned, merge};
-
-/// One item of the table: the key it was written from, whether it is of the design queried,
-/// and its item key.
-struct Item {
-    key: Key,
-    ours: bool,
-    item: ItemKey,
-}
-
-/// The table's items of `rows`, one a key (a second write of a key replaces the first).
-fn items<T: RowKeyOwned>(keys: &DynamoKeys, rows: &[T], ours: bool) -> Vec<Item> {
-    let mut seen = BTreeSet::new();
-    rows.iter()
-        .filter(|row| seen.insert(row.to_key().unwrap()))
-        .map(|row| {
-            let key = row.to_key().unwrap();
-            let item = keys.item(&key).unwrap_or_else(|e| panic!("item of {key}: {e}"));
-            assert_eq!(keys.key(&item).unwrap(), key, "the item key gives the key back");
-            Item { key, ours, item }
-        })
-        .collect()
-}
 
 /// What the queries read of the table, by the key each item was written from.
 fn read(queries: &[KeyQuery], table: &[Item], keep_dropped: bool) -> Vec<Key> {
@@ -61,10 +40,6 @@ fn read(queries: &[KeyQuery], table: &[Item], keep_dropped: bool) -> Vec<Key> {
     out
 }
 
-fn expected(ranges: &KeyRanges, table: &[Item]) -> BTreeSet<Key> {
-    table.iter().filter(|i| i.ours && ranges.contains(&i.key)).map(|i| i.key.clone()).collect()
-}
-
 /// The scan's queries read what its ranges hold, each item once.
 fn exact(keys: &DynamoKeys, ranges: &KeyRanges, table: &[Item]) -> Result<(), TestCaseError> {
     let queries = keys.queries(ranges).map_err(|e| TestCaseError::fail(format!("{ranges}: {e}")))?;
@@ -83,57 +58,6 @@ fn exact(keys: &DynamoKeys, ranges: &KeyRanges, table: &[Item]) -> Result<(), Te
     prop_assert_eq!(unique.len(), got.len(), "an item read twice: {:?}", queries);
     prop_assert_eq!(&unique, &expected(ranges, table), "ranges {} queries {:?}", ranges, queries);
     Ok(())
-}
-
-/// A scan of `schema` made from the values of `seed` and `other` (each a row's field texts):
-/// the partition fields and `extra` more fixed from `seed`, then a bound on the next field
-/// from both, of the kind `kind` picks.
-fn scan(
-    schema: &Schema,
-    seed: &[(String, String)],
-    other: &[(String, String)],
-    extra: usize,
-    kind: u8,
-) -> Option<KeyRanges> {
-    let fixed: Vec<(&str, &str)> = seed[..extra].iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let next = seed.get(extra).map(|(name, a)| {
-        let b = &other[extra].1;
-        let (lo, hi) = if a <= b { (a.as_str(), b.as_str()) } else { (b.as_str(), a.as_str()) };
-        let bound = |t: &'static str, v| match t {
-            "i" => Bound::Included(v),
-            "e" => Bound::Excluded(v),
-            _ => Bound::Unbounded,
-        };
-        let kinds = ["i", "e", "u"];
-        let query = match kind % 10 {
-            9 => {
-                let half = a.chars().count().div_ceil(2);
-                ScanNext::StartsWith(&a[..a.char_indices().nth(half).map_or(a.len(), |(at, _)| at)])
-            }
-            k => ScanNext::Range(bound(kinds[usize::from(k % 3)], lo), bound(kinds[usize::from(k / 3 % 3)], hi)),
-        };
-        (name.as_str(), query)
-    });
-    let next = if kind >= 10 { None } else { next };
-    // A bound the field's order cannot take (a prefix of a number) is no scan.
-    schema.scan_query(&fixed, next).ok()
-}
-
-/// Each row's fields as `(name, text)`, the value fields only, in key order.
-fn texts<T: RowKeyOwned>(schema: &Schema, row: &T) -> Vec<(String, String)> {
-    let key = row.to_key().unwrap();
-    schema
-        .inspect(&key)
-        .unwrap()
-        .fields()
-        .iter()
-        .filter(|f| matches!(f.key_field(), KeyField::Value(_)))
-        .map(|f| (f.name().to_owned(), f.value_text()))
-        .collect()
-}
-
-fn text_field(schema: &Schema, name: &str) -> bool {
-    schema.field(name).is_some_and(|f| f.encoding == Encoding::Utf8)
 }
 
 /// The scans of `rows`: for each pair of rows, every count of fixed fields from the partition

@@ -2,10 +2,12 @@
 //! in it with `cbt`. Everything listens on and connects to 127.0.0.1 only.
 
 use std::io::Write;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::common::server::{free_port, wait_until_listening};
 
 // The emulator serves any project and instance name.
 /// The project the tests' tables belong to.
@@ -97,28 +99,12 @@ impl Emulator {
                 .map_err(|e| format!("starting {}: {e}", tools.emulator.display()))?;
             let mut emulator =
                 Emulator { child, addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)), cbt: tools.cbt.clone() };
-            match emulator.wait_until_listening(Duration::from_secs(20)) {
+            match wait_until_listening(&mut emulator.child, emulator.addr, Duration::from_secs(20), "the emulator") {
                 Ok(()) => return Ok(emulator),
                 Err(e) => last_error = e, // dropping `emulator` kills it
             }
         }
         Err(last_error)
-    }
-
-    fn wait_until_listening(&mut self, patience: Duration) -> Result<(), String> {
-        let deadline = Instant::now() + patience;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(format!("the emulator exited with {status} before listening on {}", self.addr));
-            }
-            if TcpStream::connect_timeout(&self.addr, Duration::from_millis(200)).is_ok() {
-                return Ok(());
-            }
-            if Instant::now() > deadline {
-                return Err(format!("the emulator did not listen on {} within {patience:?}", self.addr));
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
     }
 
     /// Where the emulator listens.
@@ -177,9 +163,4 @@ impl Drop for Emulator {
             let _ = writeln!(std::io::stderr(), "stopping the emulator (pid {}): {e}", self.child.id());
         }
     }
-}
-
-/// A port of 127.0.0.1 that was free a moment ago.
-fn free_port() -> std::io::Result<u16> {
-    Ok(TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?.local_addr()?.port())
 }

@@ -1,8 +1,16 @@
 //! Key designs of DynamoDB tables, and items of them: a sharded time series, a single-table
-//! design of two entity types in one partition, and a binary sort key with `\0` and `\xff`.
+//! design of two entity types in one partition, and a binary sort key with `\0` and `\xff`;
+//! and the scans of them the tests compare with brute force.
+
+use std::collections::BTreeSet;
+use std::ops::Bound;
 
 use proptest::prelude::*;
-use rowkey::RowKey;
+use rowkey::dynamodb::{DynamoKeys, ItemKey};
+use rowkey::key::Key;
+use rowkey::range::KeyRanges;
+use rowkey::schema::{Encoding, KeyField, ScanNext, Schema};
+use rowkey::{RowKey, RowKeyOwned};
 
 /// A meter's readings by day, newest first within a day, their writes spread over four
 /// shards by sequence number: partition `bucket#meter`, sort `day#at#seq`.
@@ -52,14 +60,14 @@ fn look_alike() -> impl Strategy<Value = String> {
 
 /// Meter readings over two meters and a few days.
 pub fn meter_reading() -> impl Strategy<Value = MeterReading> {
-    (look_alike(), 20240501u32..20240504, prop_oneof![Just(0u32), Just(u32::MAX), 0u32..6], 0u16..12)
+    (look_alike(), 20240501u32..20240504, prop_oneof![Just(0u32), Just(u32::MAX), 0u32..6, 0u32..1000], 0u16..1000)
         .prop_map(|(meter, day, at, seq)| MeterReading { meter, day, at, seq })
 }
 
 /// Orders with numbers like `1` and `19`, and text whose next prefix is no UTF-8 (after
 /// `\x7f`, `\u{7ff}` and `\u{10ffff}`).
 pub fn tenant_order() -> impl Strategy<Value = TenantOrder> {
-    (look_alike(), 1u32..4, "[19\u{7f}\u{7ff}\u{10ffff}]{1,2}").prop_map(|(tenant, day, number)| TenantOrder {
+    (look_alike(), 1u32..4, "[19\u{7f}\u{7ff}\u{10ffff}]{1,5}").prop_map(|(tenant, day, number)| TenantOrder {
         tenant,
         day,
         number,
@@ -68,7 +76,7 @@ pub fn tenant_order() -> impl Strategy<Value = TenantOrder> {
 
 /// Invoices of the same tenants.
 pub fn tenant_invoice() -> impl Strategy<Value = TenantInvoice> {
-    (look_alike(), "[0-9]{1,2}", "(open|paid)").prop_map(|(tenant, number, status)| TenantInvoice {
+    (look_alike(), "[0-9]{1,4}", "(open|paid)").prop_map(|(tenant, number, status)| TenantInvoice {
         tenant,
         number,
         status,
@@ -80,8 +88,87 @@ pub fn blob_version() -> impl Strategy<Value = BlobVersion> {
     let byte = prop_oneof![Just(0u8), Just(1), Just(0x61), Just(0xff)];
     (
         look_alike(),
-        prop::collection::vec(byte, 0..3),
+        prop::collection::vec(byte, 0..5),
         prop_oneof![Just(i32::MIN), Just(-1), Just(0), 0..4, Just(i32::MAX)],
     )
         .prop_map(|(owner, blob, version)| BlobVersion { owner, blob, version })
+}
+
+/// One item of the table: the key it was written from, whether it is of the design queried,
+/// and its item key.
+pub struct Item {
+    pub key: Key,
+    pub ours: bool,
+    pub item: ItemKey,
+}
+
+/// The table's items of `rows`, one a key (a second write of a key replaces the first).
+pub fn items<T: RowKeyOwned>(keys: &DynamoKeys, rows: &[T], ours: bool) -> Vec<Item> {
+    let mut seen = BTreeSet::new();
+    rows.iter()
+        .filter(|row| seen.insert(row.to_key().unwrap()))
+        .map(|row| {
+            let key = row.to_key().unwrap();
+            let item = keys.item(&key).unwrap_or_else(|e| panic!("item of {key}: {e}"));
+            assert_eq!(keys.key(&item).unwrap(), key, "the item key gives the key back");
+            Item { key, ours, item }
+        })
+        .collect()
+}
+
+/// The keys of the design queried that lie in `ranges`.
+pub fn expected(ranges: &KeyRanges, table: &[Item]) -> BTreeSet<Key> {
+    table.iter().filter(|i| i.ours && ranges.contains(&i.key)).map(|i| i.key.clone()).collect()
+}
+
+/// A scan of `schema` made from the values of `seed` and `other` (each a row's field texts):
+/// the partition fields and `extra` more fixed from `seed`, then a bound on the next field
+/// from both, of the kind `kind` picks.
+pub fn scan(
+    schema: &Schema,
+    seed: &[(String, String)],
+    other: &[(String, String)],
+    extra: usize,
+    kind: u8,
+) -> Option<KeyRanges> {
+    let fixed: Vec<(&str, &str)> = seed[..extra].iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let next = seed.get(extra).map(|(name, a)| {
+        let b = &other[extra].1;
+        let (lo, hi) = if a <= b { (a.as_str(), b.as_str()) } else { (b.as_str(), a.as_str()) };
+        let bound = |t: &'static str, v| match t {
+            "i" => Bound::Included(v),
+            "e" => Bound::Excluded(v),
+            _ => Bound::Unbounded,
+        };
+        let kinds = ["i", "e", "u"];
+        let query = match kind % 10 {
+            9 => {
+                let half = a.chars().count().div_ceil(2);
+                ScanNext::StartsWith(&a[..a.char_indices().nth(half).map_or(a.len(), |(at, _)| at)])
+            }
+            k => ScanNext::Range(bound(kinds[usize::from(k % 3)], lo), bound(kinds[usize::from(k / 3 % 3)], hi)),
+        };
+        (name.as_str(), query)
+    });
+    let next = if kind >= 10 { None } else { next };
+    // A bound the field's order cannot take (a prefix of a number) is no scan.
+    schema.scan_query(&fixed, next).ok()
+}
+
+/// Each row's fields as `(name, text)`, the value fields only, in key order.
+pub fn texts<T: RowKeyOwned>(schema: &Schema, row: &T) -> Vec<(String, String)> {
+    let key = row.to_key().unwrap();
+    schema
+        .inspect(&key)
+        .unwrap()
+        .fields()
+        .iter()
+        .filter(|f| matches!(f.key_field(), KeyField::Value(_)))
+        .map(|f| (f.name().to_owned(), f.value_text()))
+        .collect()
+}
+
+/// Whether the field is text, which a prefix scan takes.
+pub fn text_field(schema: &Schema, name: &str) -> bool {
+    schema.field(name).is_some_and(|f| f.encoding == Encoding::Utf8)
 }

@@ -9,6 +9,7 @@ pub mod keys;
 pub mod pii;
 pub mod planned;
 pub mod schema_checks;
+pub mod server;
 pub mod stores;
 pub mod strategies;
 pub mod table_ids;
