@@ -230,6 +230,23 @@ impl DynamoKeys {
         Self::new(schema, design.partition, design.sort_prefix)
     }
 
+    /// The schema whose keys these are.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::dynamodb::DynamoKeys;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(dynamodb(partition = [owner]))]
+    /// struct Blob { owner: String, id: Vec<u8> }
+    /// assert_eq!(DynamoKeys::of(&Blob::SCHEMA)?.schema().type_name, "Blob");
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    #[must_use]
+    pub fn schema(&self) -> &'static Schema {
+        self.schema
+    }
+
     /// The type of both key attributes: strings for delimited keys, binary for ordered ones.
     ///
     /// ```

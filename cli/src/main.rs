@@ -4,6 +4,7 @@
 //! (feature `schema-json` of rowkey), or a table's Bigtable row key schema. Every subcommand
 //! takes it with `--schema FILE`.
 
+mod dynamodb;
 mod encode;
 mod input;
 mod inspect;

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::json::{self, Spacing};
 use crate::splits::shell_word;
-use crate::{Failure, input, reveal};
+use crate::{Failure, dynamodb, input, reveal};
 
 /// Print the key ranges of a query: leading fields fixed, optionally a range, a text prefix or
 /// a host and its sub-domains on the next one; for a salted key whose bucket is not fixed by
@@ -27,6 +27,9 @@ host and its sub-domains (a reverse_domain field: google.com finds maps.google.c
 
 Each range prints as a `cbt read` command when its bounds are printable, else as
 `hex start=... end=...` (start included, end excluded; no bound when the range has none).
+With --dynamodb, each DynamoDB query prints as one line of JSON for `aws dynamodb query
+--cli-input-json`; a query whose BETWEEN reads one item past a half-open range says on
+standard error which item to drop.
 
 Exit status: 0 when the ranges are printed; 2 for a query that is not one (an unknown field,
 a value that does not parse); 3 when no key can match the query (an empty range such as
@@ -38,7 +41,8 @@ Examples:
   rowkey scan --schema reading.json device_type=phone device_id=4c410523 ts_millis=1588291200000..1588377600000
   rowkey scan --schema reading.json --json device_type=phone
   rowkey scan --schema reading.json device_type^=ph
-  rowkey scan --schema page.json host~=google.com")]
+  rowkey scan --schema page.json host~=google.com
+  rowkey scan --schema order.json --dynamodb --table app tenant=acme day=20240501..20240601")]
 pub struct Args {
     /// The schema file: rowkey's (`T::SCHEMA.to_json()`) or a Bigtable row key schema (a
     /// table's `rowKeySchema`, or the table as `gcloud bigtable tables describe --format=json`
@@ -51,6 +55,19 @@ pub struct Args {
     /// Print a Bigtable RowSet in proto3 JSON (`{"rowRanges": [...]}`, keys in base64).
     #[arg(long)]
     json: bool,
+    /// Print the DynamoDB queries instead, one a line, as `aws dynamodb query --cli-input-json`
+    /// takes them (the schema's `dynamodb` design; `--table` names the table).
+    #[arg(long)]
+    dynamodb: bool,
+    /// The partition key attribute's name, with `--dynamodb`.
+    #[arg(long, default_value = "pk", requires = "dynamodb")]
+    partition_key: String,
+    /// The sort key attribute's name, with `--dynamodb`.
+    #[arg(long, default_value = "sk", requires = "dynamodb")]
+    sort_key: String,
+    /// With `--dynamodb`, read each partition from its greatest sort key down (`ScanIndexForward: false`).
+    #[arg(long, requires = "dynamodb")]
+    reverse: bool,
     /// Print the ranges even when a field marked sensitive is given (its value is in them).
     #[arg(long)]
     reveal: bool,
@@ -118,8 +135,8 @@ pub fn run(args: Args) -> Result<u8, Failure> {
     if !args.reveal && !sensitive.is_empty() {
         return Err(reveal::withheld("the ranges", &sensitive));
     }
-    let ranges = schema.scan_query(&pairs, last)?;
-    let ranges: Vec<&KeyRange> = ranges.iter().filter(|r| !r.is_empty()).collect();
+    let all = schema.scan_query(&pairs, last)?;
+    let ranges: Vec<&KeyRange> = all.iter().filter(|r| !r.is_empty()).collect();
     if ranges.is_empty() {
         // Printed, no ranges would read as the whole table: a RowSet without ranges is every row.
         let why = schema.empty_scan(&pairs, last)?.map_or_else(|| "its ranges are empty".to_owned(), |e| e.to_string());
@@ -128,7 +145,19 @@ pub fn run(args: Args) -> Result<u8, Failure> {
              as a store reads no ranges as every row"
         )));
     }
-    let text = if args.json {
+    let text = if args.dynamodb {
+        let target = dynamodb::Target {
+            table: &args.table,
+            partition_key: &args.partition_key,
+            sort_key: &args.sort_key,
+            forward: !args.reverse,
+        };
+        let (text, notes) = dynamodb::queries(schema, &all, &target)?;
+        for note in notes {
+            eprintln!("{note}");
+        }
+        text
+    } else if args.json {
         let row_set = RowSet { row_ranges: ranges.iter().map(|range| RowRange::of(range)).collect() };
         json::to_text(&row_set, Spacing::one_line()) + "\n"
     } else {

@@ -29,11 +29,13 @@ from ._rowkey import (
     BadKeyError,
     BadSchemaError,
     BadValueError,
+    DynamoKeys,
     Field,
     HashKey,
     HostAndSubdomains,
     InspectedField,
     Inspection,
+    KeyQuery,
     KeyRanges,
     Rekey,
     RowKeyError,
@@ -45,11 +47,13 @@ __all__ = [
     "BadKeyError",
     "BadSchemaError",
     "BadValueError",
+    "DynamoKeys",
     "Field",
     "HashKey",
     "HostAndSubdomains",
     "InspectedField",
     "Inspection",
+    "KeyQuery",
     "KeyRanges",
     "Rekey",
     "RowKeyError",
@@ -62,9 +66,10 @@ for _name in __all__:
     globals()[_name].__module__ = "rowkey"
 del _name
 
-from . import declared as _declared, markers as _markers, to_python as _to_python  # noqa: E402
+from . import declared as _declared, dynamodb as _dynamodb, markers as _markers, to_python as _to_python  # noqa: E402
 from .declared import *  # noqa: E402,F401,F403
+from .dynamodb import *  # noqa: E402,F401,F403
 from .markers import *  # noqa: E402,F401,F403
 from .to_python import *  # noqa: E402,F401,F403
 
-__all__ += _declared.__all__ + _markers.__all__ + _to_python.__all__
+__all__ += _declared.__all__ + _dynamodb.__all__ + _markers.__all__ + _to_python.__all__

@@ -41,7 +41,7 @@ from typing import Annotated, Any, ClassVar, Dict, List, Optional, Tuple, Type, 
 from ._rowkey import BadSchemaError, BadValueError, Inspection, KeyRanges, Schema, StartsWith, HostAndSubdomains
 from ._rowkey import _declare
 from .markers import (
-    _WARNINGS, Attr, KeyDesignWarning, RustType, Salt, _ident, _literal, length,
+    _WARNINGS, Attr, DynamoDB, KeyDesignWarning, RustType, Salt, _ident, _literal, length,
 )
 
 if sys.version_info >= (3, 11):
@@ -148,6 +148,10 @@ def _source(cls_name: str, options: Dict[str, Any], fields: List[_Field]) -> str
             if not isinstance(value, Salt):
                 raise BadSchemaError("salt takes rowkey.Salt(buckets, from_=[...], hash=...)")
             container.append(value.rust())
+        elif keyword == "dynamodb":
+            if not isinstance(value, DynamoDB):
+                raise BadSchemaError("dynamodb takes rowkey.DynamoDB(partition=[...], sort_prefix=...)")
+            container.append(value.rust())
         else:
             container.append(f"{keyword} = {_literal(value)}")
     lines = [f"#[rowkey({', '.join(container)})]" if container else "", f"struct {_ident(cls_name)} {{"]
@@ -177,7 +181,8 @@ def _in_python(message: str) -> str:
     return message
 
 
-_OPTIONS = ("ordered", "delimited", "fdb_tuple", "memcomparable", "hbase", "prefix", "salt", "max_len", "allow_hotspot")
+_OPTIONS = ("ordered", "delimited", "fdb_tuple", "memcomparable", "hbase", "prefix", "salt", "max_len", "allow_hotspot",
+            "dynamodb")
 K = TypeVar("K", bound="Key")
 
 

@@ -17,12 +17,12 @@ b'7#c-17#00000042#9223370336854775807'
 
 import datetime
 import ipaddress
-from typing import Annotated, Any, Sequence, Union
+from typing import Annotated, Any, Optional, Sequence, Union
 
 from ._rowkey import BadSchemaError
 
 __all__ = [
-    "KeyDesignWarning", "PersonalDataWarning", "SensitiveSaltWarning", "Salt", "RustType", "Attr",
+    "KeyDesignWarning", "PersonalDataWarning", "SensitiveSaltWarning", "Salt", "DynamoDB", "RustType", "Attr",
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "char",
     "Ulid", "SystemTime", "Ipv4Addr", "Ipv6Addr", "IpAddr", "rust_type", "length", "Hashed", "hashed",
     "DateTimeUtc", "DateTimeFixedOffset", "NaiveDateTime", "NaiveDate", "OffsetDateTime", "UtcDateTime",
@@ -363,6 +363,38 @@ class Salt:
 
     def __repr__(self) -> str:
         return f"rowkey.Salt({self.buckets}, from_={self.from_!r}, hash={self.hash!r})"
+
+
+class DynamoDB:
+    """``dynamodb(partition = [...], sort_prefix = "...")``: the leading fields (their Python
+    names, in order) that make the DynamoDB partition key, the rest the sort key, after
+    ``sort_prefix`` if given. ``rowkey.DynamoKeys`` reads it.
+
+    >>> class Order(rowkey.Key, delimited="#", dynamodb=rowkey.DynamoDB(partition=["number"])):
+    ...     tenant: str
+    ...     number: rowkey.u32
+    Traceback (most recent call last):
+        ...
+    rowkey.BadSchemaError: key Order: the partition key is the key's leading fields, in order, and `number` is not ...
+    >>> class Order(rowkey.Key, delimited="#", dynamodb=rowkey.DynamoDB(partition=["tenant"], sort_prefix="ORDER")):
+    ...     tenant: str
+    ...     number: rowkey.u32
+    >>> rowkey.DynamoKeys(Order).item(Order("acme", 7).to_key())
+    ('acme', 'ORDER#0000000007')
+    """
+
+    def __init__(self, partition: Sequence[str], sort_prefix: Optional[str] = None) -> None:
+        if isinstance(partition, str):
+            partition = [partition]
+        self.partition, self.sort_prefix = list(partition), sort_prefix
+
+    def rust(self) -> str:
+        prefix = "" if self.sort_prefix is None else f", sort_prefix = {_literal(self.sort_prefix)}"
+        return f"dynamodb(partition = [{', '.join(_ident(p) for p in self.partition)}]{prefix})"
+
+    def __repr__(self) -> str:
+        prefix = "" if self.sort_prefix is None else f", sort_prefix={self.sort_prefix!r}"
+        return f"rowkey.DynamoDB(partition={self.partition!r}{prefix})"
 
 
 # Rust's keywords, which a field named so is written `r#name` as (the schema's name is `name`).

@@ -119,6 +119,10 @@ def _class_source(schema: Dict[str, Any], classes: Dict[str, str], allow_hotspot
         sources = [names.get(n, n) for n in salt["from"]]
         hashed = "" if salt["hash"] == "farmhash" else f", hash={salt['hash']!r}"
         options.append(f"salt=rowkey.Salt({salt['buckets']}, from_={sources!r}{hashed})")
+    if "dynamodb" in schema:
+        design = schema["dynamodb"]
+        prefix = f", sort_prefix={design['sort_prefix']!r}" if "sort_prefix" in design else ""
+        options.append(f"dynamodb=rowkey.DynamoDB(partition={[names.get(n, n) for n in design['partition']]!r}{prefix})")
     if schema.get("max_len", 4096) != 4096:
         options.append(f"max_len={schema['max_len']}")
     if allow_hotspot:

@@ -71,7 +71,9 @@ fn schema_of(
         max_len: design.max_len,
         fields: Box::leak(fields.into_boxed_slice()),
         dynamodb: design.dynamodb.as_ref().map(|dynamodb| DynamoSchema {
-            partition: Box::leak(dynamodb.partition.iter().map(|name| leak(name)).collect::<Vec<_>>().into_boxed_slice()),
+            partition: Box::leak(
+                dynamodb.partition.iter().map(|name| leak(name)).collect::<Vec<_>>().into_boxed_slice(),
+            ),
             sort_prefix: dynamodb.sort_prefix.as_deref().map(leak),
         }),
     })

@@ -10,6 +10,7 @@ mod arrow;
 mod batch;
 mod columns;
 mod declare;
+mod dynamodb;
 mod from_py;
 mod hash_key;
 mod inspection;
@@ -62,5 +63,7 @@ fn _rowkey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scan::HostAndSubdomains>()?;
     m.add_class::<rekey::Rekey>()?;
     m.add_class::<hash_key::HashKey>()?;
+    m.add_class::<dynamodb::DynamoKeys>()?;
+    m.add_class::<dynamodb::KeyQuery>()?;
     Ok(())
 }

@@ -85,7 +85,36 @@ class WideHash(rowkey.Key):
     email: Optional[Annotated[bytes, rowkey.hashed(32)]]
 
 
-ALL = [Reading, FdbReading, McReading, McEvery, HBaseVisit, Login, LoginText, AccountKey, AccountKeyText, WideHash]
+class MeterReading(rowkey.Key, delimited="#", salt=rowkey.Salt(4, from_=["seq"]),
+                   dynamodb=rowkey.DynamoDB(partition=["meter"])):
+    meter: str
+    day: rowkey.u32
+    at: Annotated[rowkey.u32, rowkey.reverse()]
+    seq: Annotated[rowkey.u16, rowkey.width(3)]
+
+
+class TenantOrder(rowkey.Key, delimited="#", prefix="TENANT",
+                  dynamodb=rowkey.DynamoDB(partition=["tenant"], sort_prefix="ORDER")):
+    tenant: str
+    day: rowkey.u32
+    number: str
+
+
+class TenantInvoice(rowkey.Key, delimited="#", prefix="TENANT",
+                    dynamodb=rowkey.DynamoDB(partition=["tenant"], sort_prefix="INVOICE")):
+    tenant: str
+    number: str
+    status: str
+
+
+class BlobVersion(rowkey.Key, dynamodb=rowkey.DynamoDB(partition=["owner"])):
+    owner: str
+    blob: bytes
+    version: Annotated[rowkey.i32, rowkey.desc()]
+
+
+ALL = [Reading, FdbReading, McReading, McEvery, HBaseVisit, Login, LoginText, AccountKey, AccountKeyText, WideHash,
+       MeterReading, TenantOrder, TenantInvoice, BlobVersion]
 
 
 class Event(rowkey.Key, fdb_tuple=True):

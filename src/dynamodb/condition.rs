@@ -170,6 +170,28 @@ impl KeyQuery {
         Some(KeyQuery { partition, sort, drop })
     }
 
+    /// The query's `KeyConditionExpression` over the attribute names `#pk` and `#sk` (the
+    /// latter only with a sort condition), and its values by placeholder: `:pk`, then `:lo`
+    /// and `:hi` as the condition has them.
+    ///
+    /// ```
+    /// use rowkey::dynamodb::{KeyQuery, SortCondition};
+    ///
+    /// let query = KeyQuery { partition: "p".into(), sort: Some(SortCondition::Ge("a".into())), drop: None };
+    /// let (expression, values) = query.key_condition();
+    /// assert_eq!(expression, "#pk = :pk AND #sk >= :lo");
+    /// assert_eq!(values, [(":pk", &"p".into()), (":lo", &"a".into())]);
+    /// ```
+    #[must_use]
+    pub fn key_condition(&self) -> (String, Vec<(&'static str, &Key)>) {
+        let mut values = vec![(":pk", &self.partition)];
+        let Some(sort) = &self.sort else { return ("#pk = :pk".to_owned(), values) };
+        let (lo, hi) = sort.values();
+        values.push((":lo", lo));
+        values.extend(hi.map(|hi| (":hi", hi)));
+        (format!("#pk = :pk AND {}", sort.expression("#sk")), values)
+    }
+
     /// Whether an item of this partition whose sort key is `sort` is one the scan asked for:
     /// the condition holds and it is not the dropped item.
     ///

@@ -176,26 +176,22 @@ impl Table {
     /// returns still need [`KeyQuery::keeps`].
     #[must_use]
     pub fn query(&self, query: &KeyQuery, forward: bool) -> QueryFluentBuilder {
+        let (expression, values) = query.key_condition();
         let mut builder = self
             .client
             .query()
             .table_name(&self.name)
             .scan_index_forward(forward)
             .expression_attribute_names("#pk", &self.partition_attribute)
-            .expression_attribute_values(":pk", self.value(&query.partition))
-            .set_limit(self.page_limit);
-        let mut expression = "#pk = :pk".to_owned();
-        if let Some(sort) = &query.sort {
-            expression.push_str(" AND ");
-            expression.push_str(&sort.expression("#sk"));
+            .set_limit(self.page_limit)
+            .key_condition_expression(expression);
+        if query.sort.is_some() {
             builder = builder.expression_attribute_names("#sk", &self.sort_attribute);
-            let (lo, hi) = sort.values();
-            builder = builder.expression_attribute_values(":lo", self.value(lo));
-            if let Some(hi) = hi {
-                builder = builder.expression_attribute_values(":hi", self.value(hi));
-            }
         }
-        builder.key_condition_expression(expression)
+        for (placeholder, value) in values {
+            builder = builder.expression_attribute_values(placeholder, self.value(value));
+        }
+        builder
     }
 
     /// Every item of the keys in `ranges` (a scan's, its partition fields fixed): each query

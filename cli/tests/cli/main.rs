@@ -9,6 +9,7 @@ mod common;
 mod inspect;
 mod migrate;
 mod scan;
+mod scan_dynamodb;
 mod splits;
 
 use std::path::PathBuf;
