@@ -51,18 +51,25 @@ fn attribute<'py>(py: Python<'py>, bytes: &Key, ty: AttributeType) -> Bound<'py,
     }
 }
 
-/// A key attribute from Python: `str` or `bytes` (boto3's `Binary` gives its `.value`).
+/// A key attribute from Python: `str` or `bytes`, or boto3's `Binary`, whose `.value` is the
+/// bytes (looked into once: an object whose `.value` is another such object is refused, not
+/// followed without end).
 fn from_attribute(value: &Bound<'_, PyAny>) -> PyResult<Key> {
-    if let Ok(text) = value.cast::<PyString>() {
-        return Ok(Key::from(text.to_cow()?.as_ref()));
+    let plain = |value: &Bound<'_, PyAny>| -> PyResult<Option<Key>> {
+        if let Ok(text) = value.cast::<PyString>() {
+            return Ok(Some(Key::from(text.to_cow()?.as_ref())));
+        }
+        Ok(value.extract::<Vec<u8>>().ok().map(Key::from))
+    };
+    if let Some(key) = plain(value)? {
+        return Ok(key);
     }
-    if let Ok(bytes) = value.extract::<Vec<u8>>() {
-        return Ok(Key::from(bytes));
+    if let Ok(inner) = value.getattr("value")
+        && let Some(key) = plain(&inner)?
+    {
+        return Ok(key);
     }
-    match value.getattr("value") {
-        Ok(inner) => from_attribute(&inner),
-        Err(_) => Err(crate::BadValueError::new_err("a key attribute is str or bytes (or boto3's Binary)")),
-    }
+    Err(crate::BadValueError::new_err("a key attribute is str or bytes (or boto3's Binary)"))
 }
 
 #[pymethods]

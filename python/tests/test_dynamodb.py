@@ -45,6 +45,18 @@ def test_item_keys_and_queries_are_the_rust_crates():
         blobs.queries(BlobVersion.scan().ranges())
 
 
+def test_a_key_attribute_of_another_type_is_a_bad_value_not_a_crash():
+    from unittest import mock
+
+    keys = rowkey.DynamoKeys(TenantOrder)
+    for odd in (7, None, mock.Mock()):  # a Mock's `.value` is a Mock, without end
+        with pytest.raises(rowkey.BadValueError, match="str or bytes"):
+            keys.key(odd, "ORDER#1#1")
+    binary = mock.Mock(value=b"o")  # as boto3's Binary gives its bytes
+    assert rowkey.DynamoKeys(BlobVersion).key(binary, rowkey.DynamoKeys(BlobVersion).item(
+        BlobVersion("o", b"", 0).to_key())[1]) == BlobVersion("o", b"", 0).to_key()
+
+
 def test_a_key_without_a_design_says_how_to_declare_one():
     class Plain(rowkey.Key):
         a: str
