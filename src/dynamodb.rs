@@ -19,7 +19,9 @@
 //! there is one, is part of the partition key: the write sharding of DynamoDB's guides. Its
 //! sources may be sort-key fields, so that one hot partition key's writes spread over the
 //! buckets; a scan then reads one `Query` a bucket, which [`merge`](crate::merge) puts back in
-//! sort-key order.
+//! sort-key order. Shards can also end the partition key without being part of the key
+//! ([`DynamoKeys::with_shards`], `dynamodb(shards(...))`): computed from fields as a salt
+//! bucket is, or drawn at random on every write.
 //!
 //! [`DynamoKeys::queries`] turns the key ranges of a scan into queries, one a range: the
 //! condition is `begins_with` where the range is one prefix's (the scan builder's prefixes end
@@ -57,6 +59,7 @@
 //! ```
 
 mod condition;
+mod shard;
 #[cfg(feature = "dynamodb")]
 mod table;
 
@@ -70,7 +73,9 @@ use crate::error::{Error, Result};
 use crate::format::ordered::{OrderedReader, SEPARATOR};
 use crate::key::Key;
 use crate::range::{KeyRanges, prefix_successor};
-use crate::schema::{Encoding, Format, KeyField, Schema};
+use crate::schema::{DynamoShards, Encoding, Format, KeyField, Schema};
+use shard::Shard;
+pub(crate) use shard::check as check_shards;
 
 /// DynamoDB's limits on a key attribute's length, in bytes.
 const PARTITION_MAX: usize = 2048;
@@ -152,6 +157,8 @@ pub struct ItemKey {
 pub struct DynamoKeys {
     schema: &'static Schema,
     cut: Cut,
+    /// The shard that ends each partition key, when the design has one.
+    shard: Option<Shard>,
 }
 
 /// Where a design cuts its keys, and what its sort keys start with.
@@ -193,7 +200,44 @@ impl DynamoKeys {
     /// ```
     pub fn new(schema: &'static Schema, partition: &[&str], sort_prefix: Option<&'static str>) -> Result<DynamoKeys> {
         let cut = check(schema, partition, sort_prefix).map_err(|e| Error::argument("DynamoDB keys", e))?;
-        Ok(DynamoKeys { schema, cut })
+        Ok(DynamoKeys { schema, cut, shard: None })
+    }
+
+    /// These keys with each partition key spread over shards, its last part (write sharding
+    /// as a suffix: `acme#07`): computed from key fields as a salt bucket is
+    /// ([`DynamoShards::Computed`]), or drawn at random on every [`item`](Self::item)
+    /// ([`DynamoShards::Random`]). A scan then queries each shard, and readers merge them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for a schema with a salt (whose bucket already shards the
+    /// partition key), a bucket count a salt cannot have, or sources that are not the key's
+    /// own fields or are partition fields only (which would put a partition key's every item in
+    /// one shard).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::dynamodb::DynamoKeys;
+    /// use rowkey::schema::DynamoShards;
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(delimited = "#")]
+    /// struct Event { day: u32, #[rowkey(width = 6)] seq: u32 }
+    ///
+    /// let keys = DynamoKeys::new(&Event::SCHEMA, &["day"], None)?.with_shards(DynamoShards::Random { buckets: 4 })?;
+    /// let item = keys.item(&Event { day: 20240501, seq: 7 }.to_key()?)?;
+    /// let partition = item.partition.to_readable();
+    /// assert!(["0020240501#0", "0020240501#1", "0020240501#2", "0020240501#3"].contains(&partition.as_str()));
+    /// assert_eq!(item.sort.as_ref().unwrap(), "000007");
+    /// // A day of events: one query a shard.
+    /// assert_eq!(keys.queries(&Event::scan().day(20240501).ranges()?)?.len(), 4);
+    /// # Ok::<(), rowkey::Error>(())
+    /// ```
+    pub fn with_shards(mut self, shards: DynamoShards) -> Result<DynamoKeys> {
+        let partition: Vec<&str> = self.partition_fields().iter().map(KeyField::name).collect();
+        let shard = shard::check(self.schema, &partition, shards).map_err(|e| Error::argument("DynamoDB keys", e))?;
+        self.shard = Some(shard);
+        Ok(self)
     }
 
     /// The DynamoDB keys the schema declares (`#[rowkey(dynamodb(...))]`, or the schema
@@ -227,7 +271,11 @@ impl DynamoKeys {
                 ),
             ));
         };
-        Self::new(schema, design.partition, design.sort_prefix)
+        let keys = Self::new(schema, design.partition, design.sort_prefix)?;
+        match design.shards {
+            Some(shards) => keys.with_shards(shards),
+            None => Ok(keys),
+        }
     }
 
     /// The schema whose keys these are.
@@ -290,7 +338,16 @@ impl DynamoKeys {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn item(&self, key: &[u8]) -> Result<ItemKey> {
-        self.schema.inspect(key)?;
+        let inspection = self.schema.inspect(key)?;
+        let item = self.unsharded(key)?;
+        let Some(shard) = &self.shard else { return Ok(item) };
+        let bucket = shard.of(self.schema, &inspection)?;
+        let partition = shard.append(item.partition.as_bytes(), self.cut.separator, bucket)?;
+        Ok(ItemKey { partition: self.checked(&partition, "partition", PARTITION_MAX)?, sort: item.sort })
+    }
+
+    /// A key's item key without the shard: its parts, checked against DynamoDB's rules.
+    fn unsharded(&self, key: &[u8]) -> Result<ItemKey> {
         let (partition, rest) =
             self.cut(key).ok_or_else(|| self.refused("its partition fields do not end where the key's fields say"))?;
         let partition = self.checked(partition, "partition", PARTITION_MAX)?;
@@ -324,7 +381,25 @@ impl DynamoKeys {
     /// # Ok::<(), rowkey::Error>(())
     /// ```
     pub fn key(&self, item: &ItemKey) -> Result<Key> {
-        let rest = match (&item.sort, self.has_sort_key()) {
+        let Some(shard) = &self.shard else { return self.joined(item.partition.as_bytes(), item.sort.as_ref()) };
+        let (partition, tail) = self
+            .cut(item.partition.as_bytes())
+            .filter(|(_, tail)| !tail.is_empty())
+            .ok_or_else(|| self.refused("the partition key does not end with a shard"))?;
+        let bucket = shard.read(tail).map_err(|e| self.refused(&format!("the partition key's shard: {e}")))?;
+        let key = self.joined(partition, item.sort.as_ref())?;
+        if !shard.holds(self.schema, &self.schema.inspect(&key)?, bucket)? {
+            return Err(self.refused(&format!(
+                "the partition key's shard {bucket} is not the one its source fields give: the item was written by \
+                 another design"
+            )));
+        }
+        Ok(key)
+    }
+
+    /// The key whose unsharded parts are `partition` and `sort`.
+    fn joined(&self, partition: &[u8], sort: Option<&Key>) -> Result<Key> {
+        let rest = match (sort, self.has_sort_key()) {
             (Some(sort), true) => sort
                 .as_bytes()
                 .strip_prefix(self.cut.sort_lead.as_bytes())
@@ -333,13 +408,14 @@ impl DynamoKeys {
             (Some(_), false) => return Err(self.refused("the item has a sort key, and the design none")),
             (None, true) => return Err(self.refused("the item has no sort key, and the design has one")),
         };
-        let mut key = item.partition.clone();
+        let mut key = Key::from(partition);
         // An ordered key whose sort fields are all empty ends with its partition fields.
         if self.cut.has_sort_fields && (self.cut.ty == AttributeType::String || !rest.is_empty()) {
             key.extend_from_slice(self.cut.separator);
             key.extend_from_slice(rest);
         }
-        if self.item(&key).ok().as_ref() != Some(item) {
+        let parts = self.schema.inspect(&key).ok().and_then(|_| self.unsharded(&key).ok());
+        if parts.as_ref().is_none_or(|p| p.partition.as_bytes() != partition || p.sort.as_ref() != sort) {
             return Err(self.refused("the partition and sort key are not the parts of a key of this design"));
         }
         Ok(key)
@@ -401,8 +477,19 @@ impl DynamoKeys {
                 },
             };
             let lo = self.aligned(partition, lo, &hi);
-            let partition = self.checked(partition, "partition", PARTITION_MAX)?;
-            out.extend(KeyQuery::new(partition, lo, hi, self.cut.ty));
+            match &self.shard {
+                Some(shard) => {
+                    for bucket in shard.all() {
+                        let sharded = shard.append(partition, self.cut.separator, bucket)?;
+                        let sharded = self.checked(&sharded, "partition", PARTITION_MAX)?;
+                        out.extend(KeyQuery::new(sharded, lo.clone(), hi.clone(), self.cut.ty));
+                    }
+                }
+                None => {
+                    let partition = self.checked(partition, "partition", PARTITION_MAX)?;
+                    out.extend(KeyQuery::new(partition, lo, hi, self.cut.ty));
+                }
+            }
         }
         Ok(out)
     }
@@ -451,8 +538,7 @@ impl DynamoKeys {
         let (Bound::Included(a), Bound::Excluded(b)) = (&lo, hi) else { return lo };
         let mut on = a.clone();
         on.extend_from_slice(self.cut.separator);
-        let item = ItemKey { partition: Key::from(partition), sort: Some(a.clone()) };
-        if prefix_successor(on.as_bytes()).as_ref() == Some(b) && self.key(&item).is_err() {
+        if prefix_successor(on.as_bytes()).as_ref() == Some(b) && self.joined(partition, Some(a)).is_err() {
             Bound::Included(on)
         } else {
             lo
@@ -529,11 +615,17 @@ impl DynamoKeys {
         Error::argument("DynamoDB keys", format!("a key of `{}`: {why}", self.schema.type_name))
     }
 
-    fn refused_scan(&self) -> Error {
-        let fields = self.schema.key_fields();
+    /// The fields of the partition key (its prefix and salt bucket left out).
+    fn partition_fields(&self) -> Vec<KeyField> {
+        let mut fields = self.schema.key_fields();
         let first = usize::from(self.schema.prefix.is_some()) + usize::from(self.schema.salt.is_some());
-        let names: Vec<String> =
-            fields[first..self.cut.lead_fields].iter().map(|f| format!("`{}`", f.name())).collect();
+        fields.truncate(self.cut.lead_fields);
+        fields.drain(..first);
+        fields
+    }
+
+    fn refused_scan(&self) -> Error {
+        let names: Vec<String> = self.partition_fields().iter().map(|f| format!("`{}`", f.name())).collect();
         Error::argument(
             "DynamoDB query",
             format!(

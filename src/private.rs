@@ -26,7 +26,9 @@ pub use crate::salt::bucket::{bucket, check_bucket, read_bucket_field, write_buc
 pub use crate::salt::store::{read_store_bucket_field, write_store_bucket};
 pub use crate::salt::{BucketField, Salt, SaltHash};
 pub use crate::scan::{KeyScan, ScanFormat};
-pub use crate::schema::{DynamoSchema, Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform};
+pub use crate::schema::{
+    DynamoSchema, DynamoShards, Encoding, FieldSchema, Format, KeySchema, SaltSchema, Schema, Transform,
+};
 pub use crate::transform::{BitReversed, ReversedDomain};
 
 /// What `hash = "md5"` in a derive stands on: rowkey's `md5` feature. Without the feature the

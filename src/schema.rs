@@ -72,6 +72,7 @@ mod value;
 #[cfg(feature = "bigtable-schema")]
 pub use bigtable::ExportOptions;
 pub(crate) use encode_values::{bare_type, int_range};
+pub(crate) use given::salt_bucket;
 pub(crate) use inspection::ValueText;
 pub use inspection::{InspectedField, Inspection, Revealed};
 pub use next::ScanNext;
@@ -87,7 +88,8 @@ pub use value::Value;
 // which state their encoding, name them without importing this module (`field::description`).
 #[doc(inline)]
 pub use crate::field::description::{
-    CustomFormat, DateSpec, DynamoSchema, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform,
+    CustomFormat, DateSpec, DynamoSchema, DynamoShards, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec,
+    Transform,
 };
 
 /// A key type with a static [`Schema`]. `#[derive(RowKey)]` implements it; the derive also

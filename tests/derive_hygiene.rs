@@ -90,6 +90,22 @@ mod no_prelude {
         pub inner: InnerText,
     }
 
+    /// DynamoDB shards computed from a sort field.
+    #[derive(::rowkey::RowKey)]
+    #[rowkey(dynamodb(partition = [day], shards(buckets = 8, from = [order], hash = "modulo")))]
+    pub struct Computed {
+        pub day: u32,
+        pub order: u64,
+    }
+
+    /// DynamoDB shards drawn at random.
+    #[derive(::rowkey::RowKey)]
+    #[rowkey(delimited = "#", dynamodb(partition = [day], shards(buckets = 8, random)))]
+    pub struct Drawn {
+        pub day: u32,
+        pub order: u64,
+    }
+
     /// Flattened into `Text`.
     #[derive(::rowkey::RowKey, ::core::fmt::Debug, ::core::cmp::PartialEq)]
     #[rowkey(delimited = "#")]

@@ -10,83 +10,14 @@ use std::collections::BTreeSet;
 use std::ops::Bound;
 
 use common::dynamo::{
-    BlobVersion, Item, MeterReading, TenantInvoice, TenantOrder, blob_version, expected, items, meter_reading, scan,
-    tenant_invoice, tenant_order, text_field, texts,
+    BlobVersion, Item, MeterReading, TenantInvoice, TenantOrder, blob_version, exact, expected, items, meter_reading,
+    read, scans_exact, tenant_invoice, tenant_order,
 };
 use proptest::prelude::*;
-use proptest::test_runner::TestCaseError;
 use rowkey::dynamodb::{AttributeType, DynamoKeys, KeyQuery};
 use rowkey::key::Key;
-use rowkey::range::KeyRanges;
 use rowkey::schema::Schema;
-use rowkey::{RowKey, RowKeyOwned, merge};
-
-/// What the queries read of the table, by the key each item was written from.
-fn read(queries: &[KeyQuery], table: &[Item], keep_dropped: bool) -> Vec<Key> {
-    let mut out = Vec::new();
-    for query in queries {
-        for item in table {
-            let Some(sort) = item.item.sort.as_ref() else { continue };
-            let kept = if keep_dropped {
-                query.sort.as_ref().is_none_or(|c| c.holds(sort.as_bytes()))
-            } else {
-                query.keeps(sort.as_bytes())
-            };
-            if item.item.partition == query.partition && kept {
-                out.push(item.key.clone());
-            }
-        }
-    }
-    out
-}
-
-/// The scan's queries read what its ranges hold, each item once.
-fn exact(keys: &DynamoKeys, ranges: &KeyRanges, table: &[Item]) -> Result<(), TestCaseError> {
-    let queries = keys.queries(ranges).map_err(|e| TestCaseError::fail(format!("{ranges}: {e}")))?;
-    // DynamoDB takes text values only as UTF-8.
-    for query in queries.iter().filter(|_| keys.attribute_type() == AttributeType::String) {
-        let (lo, hi) = query.sort.as_ref().map_or((None, None), |c| {
-            let (lo, hi) = c.values();
-            (Some(lo), hi)
-        });
-        for value in [Some(&query.partition), lo, hi].into_iter().flatten() {
-            prop_assert!(std::str::from_utf8(value.as_bytes()).is_ok(), "{:?} in {:?}", value, query);
-        }
-    }
-    let got = read(&queries, table, false);
-    let unique: BTreeSet<Key> = got.iter().cloned().collect();
-    prop_assert_eq!(unique.len(), got.len(), "an item read twice: {:?}", queries);
-    prop_assert_eq!(&unique, &expected(ranges, table), "ranges {} queries {:?}", ranges, queries);
-    Ok(())
-}
-
-/// The scans of `rows`: for each pair of rows, every count of fixed fields from the partition
-/// on, and one kind of bound.
-fn scans_exact<T: RowKeyOwned>(
-    keys: &DynamoKeys,
-    schema: &Schema,
-    partition: usize,
-    rows: &[T],
-    table: &[Item],
-    kinds: &[u8],
-) -> Result<usize, TestCaseError> {
-    let mut checked = 0;
-    for (i, pair) in rows.windows(2).enumerate() {
-        let (seed, other) = (texts(schema, &pair[0]), texts(schema, &pair[1]));
-        for extra in partition..=seed.len() {
-            // A prefix is of text alone; another field takes both bounds included instead.
-            let kind = match kinds[i % kinds.len()] {
-                9 if seed.get(extra).is_none_or(|(n, _)| !text_field(schema, n)) => 0,
-                kind => kind,
-            };
-            if let Some(ranges) = scan(schema, &seed, &other, extra, kind) {
-                exact(keys, &ranges, table)?;
-                checked += 1;
-            }
-        }
-    }
-    Ok(checked)
-}
+use rowkey::{RowKey, merge};
 
 /// Cases a property: 48, or `PROPTEST_CASES`.
 fn cases() -> u32 {

@@ -1,6 +1,7 @@
 //! The DynamoDB keys and queries on a DynamoDB server: 20,000 items of three key designs (a
 //! sharded time series, a single-table design of orders and invoices in one partition, binary
-//! sort keys full of `00` and `ff`) go into dynalite through `BatchWriteItem`, and for
+//! sort keys full of `00` and `ff`), and two more whose shards end the partition key (drawn at
+//! random, and computed from a sort field), go into dynalite through `BatchWriteItem`, and for
 //! generated scans (look-alike prefixes, every kind of bound on every field, prefixes of text)
 //! `Table::read` must return exactly the items a brute-force filter of every item written
 //! finds, in sort-key order forward and reverse, across pages of a few items and of DynamoDB's
@@ -26,8 +27,8 @@ use aws_sdk_dynamodb::types::{
     WriteRequest,
 };
 use common::dynamo::{
-    BlobVersion, Item, MeterReading, TenantInvoice, TenantOrder, blob_version, expected, items, meter_reading, scan,
-    tenant_invoice, tenant_order, text_field, texts,
+    BlobVersion, Item, MeterReading, OrderLine, SensorEvent, TenantInvoice, TenantOrder, blob_version, expected, items,
+    meter_reading, order_line, scan, sensor_event, tenant_invoice, tenant_order, text_field, texts,
 };
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
@@ -98,8 +99,26 @@ fn queries_on_a_dynamodb_server_read_exactly_what_brute_force_finds() {
         let big = BlobVersion::scan().owner("big").ranges().unwrap();
         assert_eq!(read_keys(&blobs, &big, true).await, ordered(blobs.keys(), &expected(&big, &model), true));
 
-        let _ = writeln!(std::io::stderr(), "dynamodb_server: {distinct} distinct items written");
         assert!(distinct >= 20_000, "only {distinct} distinct items");
+
+        // Shards at the partition key's end: drawn at random for text keys, and the order
+        // number modulo 3 for binary ones.
+        let events = Table::new(client.clone(), "events", DynamoKeys::of(&SensorEvent::SCHEMA).unwrap());
+        create(&client, "events", AttributeType::String).await;
+        let event_rows: Vec<SensorEvent> = generate(&mut runner, sensor_event(), 3_000);
+        let model = items(events.keys(), &event_rows, true);
+        distinct += model.len();
+        write(&events, &model, 0).await;
+        compare(&events, &SensorEvent::SCHEMA, &event_rows, &model, 1).await;
+        let lines = Table::new(client.clone(), "lines", DynamoKeys::of(&OrderLine::SCHEMA).unwrap());
+        create(&client, "lines", AttributeType::Binary).await;
+        let line_rows: Vec<OrderLine> = generate(&mut runner, order_line(), 3_000);
+        let model = items(lines.keys(), &line_rows, true);
+        distinct += model.len();
+        write(&lines, &model, 0).await;
+        compare(&lines, &OrderLine::SCHEMA, &line_rows, &model, 1).await;
+
+        let _ = writeln!(std::io::stderr(), "dynamodb_server: {distinct} distinct items written");
         misses_are_caught(&client).await;
     });
 }

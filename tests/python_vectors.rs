@@ -14,7 +14,7 @@ mod common;
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use common::dynamo::{blob_version, meter_reading, tenant_invoice, tenant_order};
+use common::dynamo::{blob_version, meter_reading, order_line, sensor_event, tenant_invoice, tenant_order};
 use common::edges::{edge_key, edge_text_key};
 use common::pii::{Login, LoginText, account, account_text, wide};
 use common::strategies::{every_field, every_text, fdb_reading, hbase_visit, mc_every, mc_reading, reading};
@@ -114,6 +114,8 @@ fn python_agreement_vectors() {
     write_keys(&mut runner, tenant_order(), &mut out);
     write_keys(&mut runner, tenant_invoice(), &mut out);
     write_keys(&mut runner, blob_version(), &mut out);
+    write_keys(&mut runner, sensor_event(), &mut out);
+    write_keys(&mut runner, order_line(), &mut out);
     if let Ok(path) = std::env::var("ROWKEY_PYTHON_VECTORS") {
         let mut file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("creating {path}: {e}"));
         for line in &out {

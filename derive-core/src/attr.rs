@@ -13,7 +13,7 @@ use syn::{Expr, ExprLit, Lit, LitInt, LitStr};
 
 use crate::ctxt::Ctxt;
 use crate::meta::{flag, integer, set, string, unknown, value};
-pub use crate::settings::{DynamoDb, Salt, SaltHash};
+pub use crate::settings::{DynamoDb, Salt, SaltHash, Shards};
 use crate::settings::{dynamodb, salt};
 pub use crate::symbol::*;
 

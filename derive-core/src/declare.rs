@@ -19,7 +19,7 @@
 //! ```
 
 use crate::ast::{Input, KeyFormat};
-use crate::attr::SaltHash;
+use crate::attr::{Salt, SaltHash};
 use crate::ctxt::Ctxt;
 use crate::schema::{encoding_choice, transform_choice, type_text};
 use crate::types::last_segment;
@@ -67,6 +67,14 @@ pub struct SaltChoice {
 pub struct DynamoChoice {
     pub partition: Vec<String>,
     pub sort_prefix: Option<String>,
+    pub shards: Option<ShardChoice>,
+}
+
+/// `shards(...)`: random ones, or ones computed from fields as a salt's bucket is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardChoice {
+    Random { buckets: u32 },
+    Computed(SaltChoice),
 }
 
 /// One key field.
@@ -136,7 +144,7 @@ fn design(input: &Input<'_>) -> Design {
         }
         _ => FormatChoice::Ordered,
     };
-    let salt = attrs.salt.as_ref().map(|salt| SaltChoice {
+    let salt_choice = |salt: &Salt| SaltChoice {
         buckets: salt.buckets,
         hash: match salt.hash {
             SaltHash::FarmHash => "farmhash",
@@ -148,7 +156,8 @@ fn design(input: &Input<'_>) -> Design {
             .iter()
             .map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), |f| f.name()))
             .collect(),
-    });
+    };
+    let salt = attrs.salt.as_ref().map(salt_choice);
     let type_params: Vec<String> = input.generics.type_params().map(|t| t.ident.to_string()).collect();
     let delimited = input.is_delimited();
     let fields = input
@@ -185,6 +194,10 @@ fn design(input: &Input<'_>) -> Design {
                 .map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), |f| f.name()))
                 .collect(),
             sort_prefix: dynamodb.sort_prefix.as_ref().map(syn::LitStr::value),
+            shards: dynamodb.shards.as_ref().map(|shards| match shards.random {
+                Some(_) => ShardChoice::Random { buckets: shards.salt.buckets },
+                None => ShardChoice::Computed(salt_choice(&shards.salt)),
+            }),
         }),
         warnings,
     }

@@ -5,6 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 
 use crate::ast::{Field, Input, KeyFormat};
+use crate::attr::Salt;
 use crate::types::{Bytes, Class, Time, last_segment};
 
 /// The `rowkey::schema::Schema` value for the key.
@@ -29,13 +30,17 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
         }
         None => quote!(::core::option::Option::None),
     };
+    let salt_schema = |salt: &Salt| {
+        let buckets = Literal::u32_unsuffixed(salt.buckets);
+        let hash = salt.hash.runtime(p);
+        let from =
+            salt.from.iter().map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), Field::name));
+        quote!(#p::SaltSchema { buckets: #buckets, hash: #hash, from: &[#(#from),*] })
+    };
     let salt = match &input.attrs.salt {
         Some(salt) => {
-            let buckets = Literal::u32_unsuffixed(salt.buckets);
-            let hash = salt.hash.runtime(p);
-            let from =
-                salt.from.iter().map(|ident| input.field_named(ident).map_or_else(|| ident.to_string(), Field::name));
-            quote!(::core::option::Option::Some(#p::SaltSchema { buckets: #buckets, hash: #hash, from: &[#(#from),*] }))
+            let salt = salt_schema(salt);
+            quote!(::core::option::Option::Some(#salt))
         }
         None => quote!(::core::option::Option::None),
     };
@@ -50,7 +55,22 @@ pub fn schema_value(input: &Input<'_>, p: &TokenStream, flattened: impl Fn(&Fiel
                 Some(lit) => quote!(::core::option::Option::Some(#lit)),
                 None => quote!(::core::option::Option::None),
             };
-            quote!(::core::option::Option::Some(#p::DynamoSchema { partition: &[#(#partition),*], sort_prefix: #sort_prefix }))
+            let shards = match &dynamodb.shards {
+                Some(shards) if shards.random.is_some() => {
+                    let buckets = Literal::u32_unsuffixed(shards.salt.buckets);
+                    quote!(::core::option::Option::Some(#p::DynamoShards::Random { buckets: #buckets }))
+                }
+                Some(shards) => {
+                    let salt = salt_schema(&shards.salt);
+                    quote!(::core::option::Option::Some(#p::DynamoShards::Computed(#salt)))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(#p::DynamoSchema {
+                partition: &[#(#partition),*],
+                sort_prefix: #sort_prefix,
+                shards: #shards,
+            }))
         }
         None => quote!(::core::option::Option::None),
     };

@@ -50,6 +50,10 @@ pub const HASH: Symbol = Symbol("hash");
 // Inside `dynamodb(...)`.
 pub const PARTITION: Symbol = Symbol("partition");
 pub const SORT_PREFIX: Symbol = Symbol("sort_prefix");
+pub const SHARDS: Symbol = Symbol("shards");
+
+// Inside `shards(...)`, beside the salt's words.
+pub const RANDOM: Symbol = Symbol("random");
 
 // The values of `hash = "..."`.
 pub const FARMHASH: Symbol = Symbol("farmhash");
@@ -88,7 +92,8 @@ pub(crate) const CONTAINER_WORDS: &[Symbol] = &[
     DYNAMODB,
 ];
 pub(crate) const SALT_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH];
-pub(crate) const DYNAMODB_WORDS: &[Symbol] = &[PARTITION, SORT_PREFIX];
+pub(crate) const DYNAMODB_WORDS: &[Symbol] = &[PARTITION, SORT_PREFIX, SHARDS];
+pub(crate) const SHARD_WORDS: &[Symbol] = &[BUCKETS, FROM, HASH, RANDOM];
 pub(crate) const FIELD_WORDS: &[Symbol] = &[
     DESC,
     REVERSE,

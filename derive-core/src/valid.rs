@@ -9,8 +9,8 @@ use proc_macro2::Span;
 use crate::ast::KeyFormat;
 use crate::ast::{BUCKET_FIELD, Field, Input, PREFIX_FIELD};
 use crate::attr::{
-    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, FDB_TUPLE, FLATTEN, FORMAT, HBASE, HEX, MEMCOMPARABLE, NANOS,
-    NUMERIC, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, SaltHash, Symbol, WIDTH,
+    self, BIG_ENDIAN, BIT_REVERSE, DELIMITED, DESC, DynamoDb, FDB_TUPLE, FLATTEN, FORMAT, HBASE, HEX, MEMCOMPARABLE,
+    NANOS, NUMERIC, ORDERED, REVERSE, REVERSE_DOMAIN, SKIP, Salt, SaltHash, Shards, Symbol, WIDTH,
 };
 use crate::ctxt::Ctxt;
 use crate::lints;
@@ -431,6 +431,9 @@ fn check_dynamodb(cx: &Ctxt, input: &Input<'_>) {
             );
         }
     }
+    if let Some(shards) = &dynamodb.shards {
+        check_shards(cx, input, dynamodb, shards);
+    }
     if let (Some(prefix), Some(delimiter)) = (&dynamodb.sort_prefix, &input.attrs.delimited)
         && !delimiter.value().is_empty()
         && prefix.value().contains(&delimiter.value())
@@ -439,12 +442,42 @@ fn check_dynamodb(cx: &Ctxt, input: &Input<'_>) {
     }
 }
 
+/// `shards(...)`: not beside a salt, whose bucket already shards the partition key, and, when
+/// computed, from key fields of which some are sort fields.
+fn check_shards(cx: &Ctxt, input: &Input<'_>, dynamodb: &DynamoDb, shards: &Shards) {
+    let span = shards.salt.span;
+    if input.attrs.salt.is_some() {
+        cx.error_at(
+            span,
+            "the key's salt already shards each partition key (its bucket leads it): keep `salt` or `shards`, not both",
+        );
+    }
+    let from = &shards.salt.from;
+    if shards.random.is_some() || from.is_empty() {
+        return;
+    }
+    check_sources(cx, input, &shards.salt, "shard");
+    if from.iter().all(|source| dynamodb.partition.contains(source)) {
+        cx.error_at(
+            span,
+            "the shards come from partition fields only, so every item of a partition key gets the same shard: take \
+             them from sort fields, or make them `random`",
+        );
+    }
+}
+
 fn check_salt(cx: &Ctxt, input: &Input<'_>) {
-    let Some(salt) = &input.attrs.salt else { return };
+    if let Some(salt) = &input.attrs.salt {
+        check_sources(cx, input, salt, "salt");
+    }
+}
+
+/// The sources of a salt, or of DynamoDB shards computed as one (`noun` names which).
+fn check_sources(cx: &Ctxt, input: &Input<'_>, salt: &Salt, noun: &str) {
     let mut seen = Vec::new();
     for source in &salt.from {
         if seen.contains(&source) {
-            cx.error(source, format!("`{source}` is listed twice in `from`: list each salt source field once"));
+            cx.error(source, format!("`{source}` is listed twice in `from`: list each {noun} source field once"));
             continue;
         }
         seen.push(source);
@@ -454,7 +487,7 @@ fn check_salt(cx: &Ctxt, input: &Input<'_>) {
             cx.error(
                 source,
                 format!(
-                    "salt source `{source}` is not a field of `{}`: name key fields the bucket is computed from ({})",
+                    "{noun} source `{source}` is not a field of `{}`: name key fields the bucket is computed from ({})",
                     input.ident,
                     if fields.is_empty() { "it has none".to_owned() } else { format!("one of {}", fields.join(", ")) }
                 ),
@@ -464,17 +497,20 @@ fn check_salt(cx: &Ctxt, input: &Input<'_>) {
         if !field.in_key() {
             cx.error(
                 source,
-                format!("salt source `{source}` is marked `skip`: the bucket must come from key fields, so that a reader of the key can check it"),
+                format!("{noun} source `{source}` is marked `skip`: the bucket must come from key fields, so that a reader of the key can check it"),
             );
         } else if field.is_flatten() {
-            cx.error(source, format!("salt source `{source}` is a flattened struct: name plain key fields in `from`"));
+            cx.error(
+                source,
+                format!("{noun} source `{source}` is a flattened struct: name plain key fields in `from`"),
+            );
         } else if salt.hash == SaltHash::Modulo {
             let integer = matches!(field.class(), Class::Int(_)) && !field.shape.optional;
             if !integer {
                 cx.error(
                     source,
                     format!(
-                        "a modulo salt takes the bucket from one integer field's value, and `{source}` is {}: use \
+                        "a modulo {noun} takes the bucket from one integer field's value, and `{source}` is {}: use \
                          `hash = \"farmhash\"`, which hashes any fields",
                         if field.shape.optional { "optional" } else { field.class().describe() }
                     ),
@@ -486,7 +522,7 @@ fn check_salt(cx: &Ctxt, input: &Input<'_>) {
         let at = salt.hash_lit.as_ref().map_or(salt.span, syn::LitStr::span);
         cx.error_at(
             at,
-            "a modulo salt takes the bucket from exactly one integer field: list one field in `from`, or use `hash = \"farmhash\"` for several",
+            format!("a modulo {noun} takes the bucket from exactly one integer field: list one field in `from`, or use `hash = \"farmhash\"` for several"),
         );
     }
 }

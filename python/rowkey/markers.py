@@ -17,12 +17,12 @@ b'7#c-17#00000042#9223370336854775807'
 
 import datetime
 import ipaddress
-from typing import Annotated, Any, Optional, Sequence, Union
+from typing import Annotated, Any, List, Optional, Sequence, Tuple, Union
 
 from ._rowkey import BadSchemaError
 
 __all__ = [
-    "KeyDesignWarning", "PersonalDataWarning", "SensitiveSaltWarning", "Salt", "DynamoDB", "RustType", "Attr",
+    "KeyDesignWarning", "PersonalDataWarning", "SensitiveSaltWarning", "Salt", "DynamoDB", "Shards", "RustType", "Attr",
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "char",
     "Ulid", "SystemTime", "Ipv4Addr", "Ipv6Addr", "IpAddr", "rust_type", "length", "Hashed", "hashed",
     "DateTimeUtc", "DateTimeFixedOffset", "NaiveDateTime", "NaiveDate", "OffsetDateTime", "UtcDateTime",
@@ -383,18 +383,69 @@ class DynamoDB:
     ('acme', 'ORDER#0000000007')
     """
 
-    def __init__(self, partition: Sequence[str], sort_prefix: Optional[str] = None) -> None:
+    def __init__(self, partition: Sequence[str], sort_prefix: Optional[str] = None,
+                 shards: Optional["Shards"] = None) -> None:
         if isinstance(partition, str):
             partition = [partition]
-        self.partition, self.sort_prefix = list(partition), sort_prefix
+        if shards is not None and not isinstance(shards, Shards):
+            raise TypeError("shards takes rowkey.Shards(N, random=True) or rowkey.Shards(N, from_=[...])")
+        self.partition, self.sort_prefix, self.shards = list(partition), sort_prefix, shards
 
     def rust(self) -> str:
         prefix = "" if self.sort_prefix is None else f", sort_prefix = {_literal(self.sort_prefix)}"
-        return f"dynamodb(partition = [{', '.join(_ident(p) for p in self.partition)}]{prefix})"
+        shards = "" if self.shards is None else f", {self.shards.rust()}"
+        return f"dynamodb(partition = [{', '.join(_ident(p) for p in self.partition)}]{prefix}{shards})"
 
     def __repr__(self) -> str:
         prefix = "" if self.sort_prefix is None else f", sort_prefix={self.sort_prefix!r}"
-        return f"rowkey.DynamoDB(partition={self.partition!r}{prefix})"
+        shards = "" if self.shards is None else f", shards={self.shards!r}"
+        return f"rowkey.DynamoDB(partition={self.partition!r}{prefix}{shards})"
+
+
+class Shards:
+    """``shards(...)`` of ``rowkey.DynamoDB``: write sharding as the partition key's last part
+    (``acme#3``), over ``buckets`` shards, each item's drawn at random (``random=True``: even
+    writes, but every read queries all shards) or computed from the ``from_`` fields as a salt's
+    bucket is (``hash`` ``"farmhash"``, ``"modulo"`` or ``"md5"``). A scan queries every shard
+    and ``rowkey.DynamoTable.read`` merges them.
+
+    >>> class Line(rowkey.Key, dynamodb=rowkey.DynamoDB(partition=["day"], shards=rowkey.Shards(8, from_=["day"]))):
+    ...     day: rowkey.u32
+    ...     order: rowkey.u64
+    Traceback (most recent call last):
+        ...
+    rowkey.BadSchemaError: key Line: the shards come from partition fields only, so every item of a partition key ...
+    >>> class Event(rowkey.Key, delimited="#",
+    ...             dynamodb=rowkey.DynamoDB(partition=["sensor"], shards=rowkey.Shards(4, random=True))):
+    ...     sensor: str
+    ...     seq: rowkey.u32
+    >>> rowkey.DynamoKeys(Event).item(Event("s-1", 7).to_key())[0] in ("s-1#0", "s-1#1", "s-1#2", "s-1#3")
+    True
+    """
+
+    def __init__(self, buckets: int, *, from_: Optional[Sequence[str]] = None, hash: Optional[str] = None,  # noqa: A002
+                 random: bool = False) -> None:
+        if isinstance(from_, str):
+            from_ = [from_]
+        self.buckets, self.hash, self.random = int(buckets), hash, bool(random)
+        self.from_ = None if from_ is None else list(from_)
+
+    def _settings(self) -> List[Tuple[str, str]]:
+        """Each setting given, as the derive writes it and as Python does."""
+        settings = [(f"buckets = {self.buckets}", str(self.buckets))]
+        if self.random:
+            settings.append(("random", "random=True"))
+        if self.from_ is not None:
+            settings.append((f"from = [{', '.join(_ident(s) for s in self.from_)}]", f"from_={self.from_!r}"))
+        if self.hash is not None:
+            settings.append((f"hash = {_literal(self.hash)}", f"hash={self.hash!r}"))
+        return settings
+
+    def rust(self) -> str:
+        return f"shards({', '.join(rust for rust, _ in self._settings())})"
+
+    def __repr__(self) -> str:
+        return f"rowkey.Shards({', '.join(python for _, python in self._settings())})"
 
 
 # Rust's keywords, which a field named so is written `r#name` as (the schema's name is `name`).

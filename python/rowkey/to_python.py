@@ -122,7 +122,17 @@ def _class_source(schema: Dict[str, Any], classes: Dict[str, str], allow_hotspot
     if "dynamodb" in schema:
         design = schema["dynamodb"]
         prefix = f", sort_prefix={design['sort_prefix']!r}" if "sort_prefix" in design else ""
-        options.append(f"dynamodb=rowkey.DynamoDB(partition={[names.get(n, n) for n in design['partition']]!r}{prefix})")
+        shards = ""
+        if "shards" in design:
+            sharding = design["shards"]
+            if sharding.get("random"):
+                shards = f", shards=rowkey.Shards({sharding['buckets']}, random=True)"
+            else:
+                hashed = "" if sharding["hash"] == "farmhash" else f", hash={sharding['hash']!r}"
+                sources = [names.get(n, n) for n in sharding["from"]]
+                shards = f", shards=rowkey.Shards({sharding['buckets']}, from_={sources!r}{hashed})"
+        partition = [names.get(n, n) for n in design["partition"]]
+        options.append(f"dynamodb=rowkey.DynamoDB(partition={partition!r}{prefix}{shards})")
     if schema.get("max_len", 4096) != 4096:
         options.append(f"max_len={schema['max_len']}")
     if allow_hotspot:

@@ -7,8 +7,10 @@ use std::collections::HashMap;
 use pyo3::prelude::*;
 use rowkey::field::{EncodeText, FieldType, Nanos};
 use rowkey::salt::SaltHash;
-use rowkey::schema::{DynamoSchema, Encoding, FieldSchema, Format, SaltSchema, Transform};
-use rowkey_derive_core::declare::{Design, EncodingChoice, FieldDesign, FormatChoice, TransformChoice, declare};
+use rowkey::schema::{DynamoSchema, DynamoShards, Encoding, FieldSchema, Format, SaltSchema, Transform};
+use rowkey_derive_core::declare::{
+    Design, EncodingChoice, FieldDesign, FormatChoice, SaltChoice, ShardChoice, TransformChoice, declare,
+};
 
 use crate::BadSchemaError;
 use crate::schema::Schema;
@@ -52,7 +54,7 @@ fn schema_of(
             return Err(format!("`format = {path}` is a Rust type; a key declared in Python takes a built-in format"));
         }
     };
-    let salt = design.salt.as_ref().map(|salt| SaltSchema {
+    let salt_schema = |salt: &SaltChoice| SaltSchema {
         buckets: salt.buckets,
         hash: match salt.hash {
             "modulo" => SaltHash::Modulo,
@@ -60,7 +62,8 @@ fn schema_of(
             _ => SaltHash::FarmHash,
         },
         from: Box::leak(salt.from.iter().map(|name| leak(name)).collect::<Vec<_>>().into_boxed_slice()),
-    });
+    };
+    let salt = design.salt.as_ref().map(salt_schema);
     let fields =
         design.fields.iter().map(|field| field_schema(field, format, flattened)).collect::<Result<Vec<_>, String>>()?;
     Ok(rowkey::schema::Schema {
@@ -75,6 +78,10 @@ fn schema_of(
                 dynamodb.partition.iter().map(|name| leak(name)).collect::<Vec<_>>().into_boxed_slice(),
             ),
             sort_prefix: dynamodb.sort_prefix.as_deref().map(leak),
+            shards: dynamodb.shards.as_ref().map(|shards| match shards {
+                ShardChoice::Random { buckets } => DynamoShards::Random { buckets: *buckets },
+                ShardChoice::Computed(salt) => DynamoShards::Computed(salt_schema(salt)),
+            }),
         }),
     })
 }

@@ -113,8 +113,22 @@ class BlobVersion(rowkey.Key, dynamodb=rowkey.DynamoDB(partition=["owner"])):
     version: Annotated[rowkey.i32, rowkey.desc()]
 
 
+class SensorEvent(rowkey.Key, delimited="#",
+                  dynamodb=rowkey.DynamoDB(partition=["sensor"], shards=rowkey.Shards(4, random=True))):
+    sensor: str
+    day: rowkey.u32
+    seq: Annotated[rowkey.u16, rowkey.width(4)]
+
+
+class OrderLine(rowkey.Key, dynamodb=rowkey.DynamoDB(partition=["day"],
+                                                     shards=rowkey.Shards(3, from_=["order"], hash="modulo"))):
+    day: rowkey.u32
+    order: rowkey.u64
+    line: Annotated[rowkey.i16, rowkey.desc()]
+
+
 ALL = [Reading, FdbReading, McReading, McEvery, HBaseVisit, Login, LoginText, AccountKey, AccountKeyText, WideHash,
-       MeterReading, TenantOrder, TenantInvoice, BlobVersion]
+       MeterReading, TenantOrder, TenantInvoice, BlobVersion, SensorEvent, OrderLine]
 
 
 class Event(rowkey.Key, fdb_tuple=True):

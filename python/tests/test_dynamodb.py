@@ -18,7 +18,7 @@ from typing import Annotated
 import pytest
 
 import rowkey
-from declared_fixtures import BlobVersion, MeterReading, TenantInvoice, TenantOrder
+from declared_fixtures import BlobVersion, MeterReading, OrderLine, SensorEvent, TenantInvoice, TenantOrder
 
 SERVE = ("require(process.argv[1])({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 })"
          ".listen(Number(process.argv[2]), '127.0.0.1')")
@@ -72,6 +72,33 @@ def test_a_query_repr_hides_a_sensitive_keys_values():
 
     query = rowkey.DynamoKeys(Login).queries(Login.scan().email("ada@example.com").at_range(1, 5).ranges())[0]
     assert "ada" not in repr(query) and "between" in repr(query)
+
+
+def test_shards_end_the_partition_key_drawn_at_random_or_from_a_field():
+    events = rowkey.DynamoKeys(SensorEvent)
+    key = SensorEvent("s-1", 20240501, 7).to_key()
+    drawn = {events.item(key)[0] for _ in range(64)}
+    assert len(drawn) > 1 and drawn <= {"s-1#0", "s-1#1", "s-1#2", "s-1#3"}
+    assert all(events.key(partition, "0020240501#0007") == key for partition in drawn)
+    with pytest.raises(rowkey.BadKeyError, match="shard"):
+        events.key("s-1#4", "0020240501#0007")
+    assert [q.partition for q in events.queries(SensorEvent.scan().sensor("s-1").ranges())] == [
+        "s-1#0", "s-1#1", "s-1#2", "s-1#3"]
+    lines = rowkey.DynamoKeys(OrderLine)
+    key = OrderLine(3, 10, 1).to_key()
+    partition, sort = lines.item(key)
+    shards = [q.partition for q in lines.queries(OrderLine.scan().day(3).ranges())]
+    assert partition == shards[10 % 3]
+    with pytest.raises(rowkey.BadKeyError, match="not the one its source fields give"):
+        lines.key(shards[0], sort)
+    printed = SensorEvent.SCHEMA.to_python() + OrderLine.SCHEMA.to_python()
+    assert "shards=rowkey.Shards(4, random=True)" in printed
+    assert "shards=rowkey.Shards(3, from_=['order'], hash='modulo')" in printed
+    with pytest.raises(rowkey.BadSchemaError, match="keep `salt` or `shards`, not both"):
+        class Both(rowkey.Key, delimited="#", salt=rowkey.Salt(4, from_=["seq"]),
+                   dynamodb=rowkey.DynamoDB(partition=["sensor"], shards=rowkey.Shards(4, random=True))):
+            sensor: str
+            seq: rowkey.u32
 
 
 def test_the_schema_file_and_to_python_carry_the_design():
@@ -176,9 +203,18 @@ def test_reads_on_a_dynamodb_server_are_what_brute_force_finds(dynamodb):
     blob_rows = [BlobVersion(look_alike(), bytes(rng.choice([0, 1, 0x61, 0xff]) for _ in range(rng.randrange(4))),
                              rng.choice([-2**31, -1, 0, 1, 2, 2**31 - 1])) for _ in range(1_000)]
     written_blobs = write(blobs, blob_rows)
+    events = rowkey.DynamoTable(make_table(dynamodb, "events", "S"), SensorEvent, page_limit=5)
+    event_rows = [SensorEvent(look_alike(), 20240501 + rng.randrange(3), rng.choice([0, 9999, rng.randrange(10_000)]))
+                  for _ in range(1_000)]
+    written_events = write(events, event_rows)
+    lines = rowkey.DynamoTable(make_table(dynamodb, "lines", "B"), OrderLine)
+    line_rows = [OrderLine(rng.randrange(1, 4), rng.choice([0, 2**64 - 1, rng.randrange(50)]),
+                           rng.choice([-2**15, -1, 0, 1, 2**15 - 1])) for _ in range(1_000)]
+    written_lines = write(lines, line_rows)
 
     for table, cls, rows, keys in [(series, MeterReading, readings, written), (orders, TenantOrder, order_rows, written_orders),
-                                   (invoices, TenantInvoice, invoice_rows, written_invoices), (blobs, BlobVersion, blob_rows, written_blobs)]:
+                                   (invoices, TenantInvoice, invoice_rows, written_invoices), (blobs, BlobVersion, blob_rows, written_blobs),
+                                   (events, SensorEvent, event_rows, written_events), (lines, OrderLine, line_rows, written_lines)]:
         for n, ranges in enumerate(scans(cls, rows, rng, 60)):
             check(table, ranges, keys, forward=n % 2 == 0)
     # A tenant's orders alone, though its invoices share the partition; pages of three.

@@ -75,7 +75,10 @@ pub struct Schema {
 /// #[rowkey(delimited = "#", dynamodb(partition = [tenant], sort_prefix = "ORDER"))]
 /// struct Order { tenant: String, number: u32 }
 ///
-/// assert_eq!(Order::SCHEMA.dynamodb, Some(DynamoSchema { partition: &["tenant"], sort_prefix: Some("ORDER") }));
+/// assert_eq!(
+///     Order::SCHEMA.dynamodb,
+///     Some(DynamoSchema { partition: &["tenant"], sort_prefix: Some("ORDER"), shards: None })
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DynamoSchema {
@@ -84,6 +87,56 @@ pub struct DynamoSchema {
     pub partition: &'static [&'static str],
     /// What the sort key starts with (an entity type, followed by the key's separator), if anything.
     pub sort_prefix: Option<&'static str>,
+    /// The shard that ends each partition key (`dynamodb(shards(...))`), if any: write
+    /// sharding as a suffix, where the key's salt is a prefix.
+    pub shards: Option<DynamoShards>,
+}
+
+/// `dynamodb(shards(...))` as data: how many shards each partition key is spread over, and how
+/// an item's shard is chosen. The shard is the partition key's last part, written as a salt
+/// bucket is (`acme#07`).
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::salt::SaltHash;
+/// use rowkey::schema::{DynamoShards, SaltSchema};
+///
+/// #[derive(RowKey)]
+/// #[rowkey(delimited = "#", dynamodb(partition = [day], shards(buckets = 8, from = [order])))]
+/// struct Order { day: u32, order: u64 }
+///
+/// let shards = Order::SCHEMA.dynamodb.unwrap().shards;
+/// assert_eq!(shards, Some(DynamoShards::Computed(SaltSchema { buckets: 8, hash: SaltHash::FarmHash, from: &["order"] })));
+/// assert_eq!(shards.unwrap().buckets(), 8);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DynamoShards {
+    /// `shards(buckets = N, random)`: each write picks one of `N` shards at random. Writes
+    /// spread evenly whatever the keys; every read, a single item's too, queries all `N`. An
+    /// item written twice may land in two shards, so this suits items written once.
+    Random {
+        /// The number of shards.
+        buckets: u32,
+    },
+    /// `shards(buckets = N, from = [...], hash = "...")`: the shard is computed from the
+    /// key's fields as a salt bucket is, so an item's shard is known from its key (one
+    /// `GetItem`), while a range reads every shard.
+    Computed(SaltSchema),
+}
+
+impl DynamoShards {
+    /// The number of shards.
+    ///
+    /// ```
+    /// assert_eq!(rowkey::schema::DynamoShards::Random { buckets: 200 }.buckets(), 200);
+    /// ```
+    #[must_use]
+    pub fn buckets(&self) -> u32 {
+        match self {
+            DynamoShards::Random { buckets } => *buckets,
+            DynamoShards::Computed(salt) => salt.buckets,
+        }
+    }
 }
 
 /// How a key's fields are framed into bytes.

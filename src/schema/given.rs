@@ -16,7 +16,7 @@ use crate::salt::{Salt, SaltHash};
 use crate::schema::decode::{Encoded, natural_bytes};
 use crate::schema::parse::{parse_bytes, parse_value, unquote};
 use crate::schema::redact::about_field;
-use crate::schema::{Encoding, FieldSchema, Format, Schema, Value, prefix_value};
+use crate::schema::{Encoding, FieldSchema, Format, SaltSchema, Schema, Value, prefix_value};
 
 /// The values a key is encoded from: text by field name (`Schema::encode`), or values in key
 /// order (`Schema::encode_values`), the prefix and bucket left out.
@@ -85,36 +85,14 @@ pub(super) fn bucket_of(
 ) -> Result<Option<u32>> {
     let Some(salt_schema) = schema.salt else { return Ok(None) };
     let salt = salt_schema.salt()?;
-    let source = |name: &str| {
+    let bucket = salt_bucket(schema, &salt_schema, |name| {
         schema
             .fields
             .iter()
             .zip(values)
             .find_map(|(f, v)| (f.name == name).then_some((f, v.as_deref())))
             .and_then(|(f, v)| Some((f, v?)))
-    };
-    let bucket = if salt.hash() == SaltHash::Modulo {
-        match salt_schema.from.first().and_then(|name| source(name)) {
-            Some((_, Value::Int(v))) => salt.modulo_bucket(*v),
-            _ => return Err(Error::argument("salt", "a modulo salt takes one integer field")),
-        }
-    } else {
-        let mut encoded = Key::new();
-        let mut w = OrderedWriter::new(&mut encoded);
-        for name in salt_schema.from {
-            let (field, value) =
-                source(name).ok_or_else(|| Error::argument("salt", format!("the salt source `{name}` is no field")))?;
-            let bytes =
-                natural_bytes(field, value, matches!(schema.format, Format::Delimited(_))).ok_or_else(|| {
-                    Error::argument(
-                        "salt",
-                        format!("`{name}` is of a custom type, whose hashed bytes the schema does not know"),
-                    )
-                })?;
-            w.field(&Encoded(&bytes))?;
-        }
-        salt.bucket_of_encoded(&encoded)?
-    };
+    })?;
     if let Some(text) = given.get(Schema::BUCKET_FIELD).filter(|_| outer) {
         let shown = match salt.hex_digits() {
             0 => bucket.to_string(),
@@ -128,6 +106,37 @@ pub(super) fn bucket_of(
         }
     }
     Ok(Some(bucket))
+}
+
+/// The bucket a salt of `schema`'s fields gives the values `source` finds by field name: one
+/// integer modulo the bucket count, or the hash of the sources' ordered encoding, as the derive
+/// computes it.
+pub(crate) fn salt_bucket<'v>(
+    schema: &Schema,
+    salt_schema: &SaltSchema,
+    source: impl Fn(&str) -> Option<(&'v FieldSchema, &'v Value)>,
+) -> Result<u32> {
+    let salt = salt_schema.salt()?;
+    if salt.hash() == SaltHash::Modulo {
+        return match salt_schema.from.first().and_then(|name| source(name)) {
+            Some((_, Value::Int(v))) => Ok(salt.modulo_bucket(*v)),
+            _ => Err(Error::argument("salt", "a modulo salt takes one integer field")),
+        };
+    }
+    let mut encoded = Key::new();
+    let mut w = OrderedWriter::new(&mut encoded);
+    for name in salt_schema.from {
+        let (field, value) =
+            source(name).ok_or_else(|| Error::argument("salt", format!("the salt source `{name}` is no field")))?;
+        let bytes = natural_bytes(field, value, matches!(schema.format, Format::Delimited(_))).ok_or_else(|| {
+            Error::argument(
+                "salt",
+                format!("`{name}` is of a custom type, whose hashed bytes the schema does not know"),
+            )
+        })?;
+        w.field(&Encoded(&bytes))?;
+    }
+    salt.bucket_of_encoded(&encoded)
 }
 
 fn check_prefix(schema: &Schema, given: &HashMap<&str, &str>) -> Result<()> {

@@ -37,7 +37,8 @@
 //! - its attributes, each present only when set: `optional`, `desc`, `monotonic`, `sensitive`,
 //!   `reverse` (`max`, the Rust type's `MAX`), `bit_reverse` (`keep_sign`), `reverse_domain`;
 //! - `dynamodb`, when the keys are DynamoDB item keys: `partition` (the leading fields that
-//!   make the partition key) and `sort_prefix` if any ([`crate::dynamodb`]).
+//!   make the partition key), `sort_prefix` if any, and `shards` if any: a salt's object for
+//!   shards computed from fields, or `{"buckets": N, "random": true}` ([`crate::dynamodb`]).
 //!
 //! A file is read strictly: a key it does not know, a missing one or a value of the wrong kind
 //! is an error that names its place (`fields[2].encoding`), so a typo never decodes keys
@@ -48,7 +49,9 @@ use serde_json::{Map, Value as Json, json};
 use crate::error::{Error, Result};
 use crate::key_text::KeyForm;
 use crate::salt::{Salt, SaltHash};
-use crate::schema::{DateSpec, DynamoSchema, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform};
+use crate::schema::{
+    DateSpec, DynamoSchema, DynamoShards, Encoding, FieldSchema, Format, SaltSchema, Schema, TimeSpec, Transform,
+};
 
 /// The version of the file format, `rowkey_schema` in every file.
 const VERSION: u64 = 1;
@@ -127,12 +130,7 @@ impl Schema {
             None => {}
         }
         if let Some(salt) = self.salt {
-            let hash = match salt.hash {
-                SaltHash::FarmHash => "farmhash",
-                SaltHash::Modulo => "modulo",
-                SaltHash::Md5Hex => "md5",
-            };
-            out.insert("salt".into(), json!({ "hash": hash, "buckets": salt.buckets, "from": salt.from }));
+            out.insert("salt".into(), salt_json(salt));
         }
         out.insert("max_len".into(), self.max_len.into());
         out.insert("fields".into(), self.fields.iter().map(field_json).collect());
@@ -141,6 +139,15 @@ impl Schema {
             design.insert("partition".into(), dynamodb.partition.into());
             if let Some(prefix) = dynamodb.sort_prefix {
                 design.insert("sort_prefix".into(), prefix.into());
+            }
+            match dynamodb.shards {
+                Some(DynamoShards::Random { buckets }) => {
+                    design.insert("shards".into(), json!({ "buckets": buckets, "random": true }));
+                }
+                Some(DynamoShards::Computed(salt)) => {
+                    design.insert("shards".into(), salt_json(salt));
+                }
+                None => {}
             }
             out.insert("dynamodb".into(), Json::Object(design));
         }
@@ -425,6 +432,10 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
     if let Some(dynamodb) = dynamodb {
         crate::dynamodb::check(&schema, dynamodb.partition, dynamodb.sort_prefix)
             .map_err(|e| bad(&at(path, "dynamodb"), e))?;
+        if let Some(shards) = dynamodb.shards {
+            crate::dynamodb::check_shards(&schema, dynamodb.partition, shards)
+                .map_err(|e| bad(&at(&at(path, "dynamodb"), "shards"), e))?;
+        }
     }
     if let Some(salt) = schema.salt {
         for (i, source) in salt.from.iter().enumerate() {
@@ -453,8 +464,35 @@ fn dynamodb_from(json: &Json, path: &str) -> Result<DynamoSchema> {
         other => return Err(bad(&partition_path, format!("expected a list of field names, found {other}"))),
     };
     let sort_prefix = object.opt_str("sort_prefix")?.map(leak);
+    let shards_path = at(path, "shards");
+    let shards = match object.get("shards") {
+        None => None,
+        Some(json @ Json::Object(map)) if map.contains_key("random") => {
+            let mut shards = Object::new(json, &shards_path)?;
+            let buckets = shards.int("buckets")?;
+            if !shards.flag("random")? {
+                return Err(bad(
+                    &at(&shards_path, "random"),
+                    "false: random shards say `\"random\": true`; shards from fields give `hash` and `from`",
+                ));
+            }
+            shards.finish()?;
+            Some(DynamoShards::Random { buckets })
+        }
+        Some(json) => Some(DynamoShards::Computed(salt_from(json, &shards_path)?)),
+    };
     object.finish()?;
-    Ok(DynamoSchema { partition: Box::leak(partition.into_boxed_slice()), sort_prefix })
+    Ok(DynamoSchema { partition: Box::leak(partition.into_boxed_slice()), sort_prefix, shards })
+}
+
+/// A salt, or shards computed as one: `{"hash": ..., "buckets": ..., "from": [...]}`.
+fn salt_json(salt: SaltSchema) -> Json {
+    let hash = match salt.hash {
+        SaltHash::FarmHash => "farmhash",
+        SaltHash::Modulo => "modulo",
+        SaltHash::Md5Hex => "md5",
+    };
+    json!({ "hash": hash, "buckets": salt.buckets, "from": salt.from })
 }
 
 fn salt_from(json: &Json, path: &str) -> Result<SaltSchema> {

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use std::ops::Bound;
 
 use proptest::prelude::*;
-use rowkey::dynamodb::{DynamoKeys, ItemKey};
+use proptest::test_runner::TestCaseError;
+use rowkey::dynamodb::{AttributeType, DynamoKeys, ItemKey, KeyQuery};
 use rowkey::key::Key;
 use rowkey::range::KeyRanges;
 use rowkey::schema::{Encoding, KeyField, ScanNext, Schema};
@@ -53,6 +54,28 @@ pub struct BlobVersion {
     pub version: i32,
 }
 
+/// A sensor's events, their writes spread over four shards drawn at random, the partition
+/// key's last part: partition `sensor#shard`, sort `day#seq`.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(delimited = "#", dynamodb(partition = [sensor], shards(buckets = 4, random)))]
+pub struct SensorEvent {
+    pub sensor: String,
+    pub day: u32,
+    #[rowkey(width = 4)]
+    pub seq: u16,
+}
+
+/// A day's order lines, binary, last line first, each order in one of three shards by its
+/// number modulo 3: partition `day 00 01 shard`, sort `order 00 01 line`.
+#[derive(RowKey, Clone, Debug, PartialEq)]
+#[rowkey(dynamodb(partition = [day], shards(buckets = 3, from = [order], hash = "modulo")))]
+pub struct OrderLine {
+    pub day: u32,
+    pub order: u64,
+    #[rowkey(desc)]
+    pub line: i16,
+}
+
 /// Short texts over a few letters, so that values are prefixes of one another.
 fn look_alike() -> impl Strategy<Value = String> {
     "[ab]{1,3}"
@@ -92,6 +115,18 @@ pub fn blob_version() -> impl Strategy<Value = BlobVersion> {
         prop_oneof![Just(i32::MIN), Just(-1), Just(0), 0..4, Just(i32::MAX)],
     )
         .prop_map(|(owner, blob, version)| BlobVersion { owner, blob, version })
+}
+
+/// Events of a few sensors over three days.
+pub fn sensor_event() -> impl Strategy<Value = SensorEvent> {
+    (look_alike(), 20240501u32..20240504, prop_oneof![Just(0u16), Just(9999), 0u16..10_000])
+        .prop_map(|(sensor, day, seq)| SensorEvent { sensor, day, seq })
+}
+
+/// Order lines over three days, order numbers at `u64`'s ends and line numbers at `i16`'s.
+pub fn order_line() -> impl Strategy<Value = OrderLine> {
+    (1u32..4, prop_oneof![Just(0u64), Just(u64::MAX), 0u64..50], prop_oneof![Just(i16::MIN), -2i16..3, Just(i16::MAX)])
+        .prop_map(|(day, order, line)| OrderLine { day, order, line })
 }
 
 /// One item of the table: the key it was written from, whether it is of the design queried,
@@ -171,4 +206,71 @@ pub fn texts<T: RowKeyOwned>(schema: &Schema, row: &T) -> Vec<(String, String)> 
 /// Whether the field is text, which a prefix scan takes.
 pub fn text_field(schema: &Schema, name: &str) -> bool {
     schema.field(name).is_some_and(|f| f.encoding == Encoding::Utf8)
+}
+
+/// What the queries read of the table, by the key each item was written from.
+pub fn read(queries: &[KeyQuery], table: &[Item], keep_dropped: bool) -> Vec<Key> {
+    let mut out = Vec::new();
+    for query in queries {
+        for item in table {
+            let Some(sort) = item.item.sort.as_ref() else { continue };
+            let kept = if keep_dropped {
+                query.sort.as_ref().is_none_or(|c| c.holds(sort.as_bytes()))
+            } else {
+                query.keeps(sort.as_bytes())
+            };
+            if item.item.partition == query.partition && kept {
+                out.push(item.key.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The scan's queries read what its ranges hold, each item once.
+pub fn exact(keys: &DynamoKeys, ranges: &KeyRanges, table: &[Item]) -> Result<(), TestCaseError> {
+    let queries = keys.queries(ranges).map_err(|e| TestCaseError::fail(format!("{ranges}: {e}")))?;
+    // DynamoDB takes text values only as UTF-8.
+    for query in queries.iter().filter(|_| keys.attribute_type() == AttributeType::String) {
+        let (lo, hi) = query.sort.as_ref().map_or((None, None), |c| {
+            let (lo, hi) = c.values();
+            (Some(lo), hi)
+        });
+        for value in [Some(&query.partition), lo, hi].into_iter().flatten() {
+            prop_assert!(std::str::from_utf8(value.as_bytes()).is_ok(), "{:?} in {:?}", value, query);
+        }
+    }
+    let got = read(&queries, table, false);
+    let unique: BTreeSet<Key> = got.iter().cloned().collect();
+    prop_assert_eq!(unique.len(), got.len(), "an item read twice: {:?}", queries);
+    prop_assert_eq!(&unique, &expected(ranges, table), "ranges {} queries {:?}", ranges, queries);
+    Ok(())
+}
+
+/// The scans of `rows`: for each pair of rows, every count of fixed fields from the partition
+/// on, and one kind of bound.
+pub fn scans_exact<T: RowKeyOwned>(
+    keys: &DynamoKeys,
+    schema: &Schema,
+    partition: usize,
+    rows: &[T],
+    table: &[Item],
+    kinds: &[u8],
+) -> Result<usize, TestCaseError> {
+    let mut checked = 0;
+    for (i, pair) in rows.windows(2).enumerate() {
+        let (seed, other) = (texts(schema, &pair[0]), texts(schema, &pair[1]));
+        for extra in partition..=seed.len() {
+            // A prefix is of text alone; another field takes both bounds included instead.
+            let kind = match kinds[i % kinds.len()] {
+                9 if seed.get(extra).is_none_or(|(n, _)| !text_field(schema, n)) => 0,
+                kind => kind,
+            };
+            if let Some(ranges) = scan(schema, &seed, &other, extra, kind) {
+                exact(keys, &ranges, table)?;
+                checked += 1;
+            }
+        }
+    }
+    Ok(checked)
 }

@@ -7,7 +7,7 @@ use rowkey::key_text::KeyForm;
 use rowkey::schema::KeySchema;
 use serde_json::{Value, json};
 
-use crate::common::dynamo::{BlobVersion, MeterReading, TenantOrder};
+use crate::common::dynamo::{BlobVersion, MeterReading, OrderLine, SensorEvent, TenantOrder};
 use crate::common::keys::Reading;
 use crate::{rowkey, schema_file};
 
@@ -54,6 +54,18 @@ fn the_queries_are_the_crates_one_a_line() {
     let want = keys.queries(&BlobVersion::scan().owner("o").ranges().unwrap()).unwrap();
     let (got, _) = queries::<BlobVersion>(&["owner=o", "--reverse"]);
     assert_eq!(got, want.iter().map(|q| printed(q, true, false)).collect::<Vec<_>>());
+
+    // Shards at the partition key's end, random or computed: one query a shard as well.
+    let keys = DynamoKeys::of(&SensorEvent::SCHEMA).unwrap();
+    let want = keys.queries(&SensorEvent::scan().sensor("s").day(20240501).ranges().unwrap()).unwrap();
+    let (got, _) = queries::<SensorEvent>(&["sensor=s", "day=20240501"]);
+    assert_eq!(got.len(), 4, "one a shard");
+    assert_eq!(got, want.iter().map(|q| printed(q, false, true)).collect::<Vec<_>>());
+    let keys = DynamoKeys::of(&OrderLine::SCHEMA).unwrap();
+    let want = keys.queries(&OrderLine::scan().day(2).order_range(5..).ranges().unwrap()).unwrap();
+    let (got, _) = queries::<OrderLine>(&["day=2", "order=5.."]);
+    assert_eq!(got.len(), 3, "one a shard");
+    assert_eq!(got, want.iter().map(|q| printed(q, true, true)).collect::<Vec<_>>());
 }
 
 #[test]

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+#[rowkey(dynamodb(partition = [day], shards(buckets = 8)))]
+struct Line {
+    day: u32,
+    order: u64,
+}
+
+fn main() {}
