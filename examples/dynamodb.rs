@@ -1,6 +1,7 @@
 //! A single-table DynamoDB design: a tenant's orders and invoices in one partition, each
-//! entity read by one exact query, and a meter's readings spread over four shards, read back
-//! by one query a shard merged in order. Against a DynamoDB endpoint given as
+//! entity read by one exact query, a meter's readings spread over four shards, read back by one
+//! query a shard merged in order, and a sensor's events over four shards drawn at random, the
+//! partition key's last part. Against a DynamoDB endpoint given as
 //! `DYNAMODB_ENDPOINT` (dynalite or DynamoDB Local, say `http://127.0.0.1:4567`; CI starts
 //! dynalite), or DynamoDB itself with the usual AWS settings when `DYNAMODB_ENDPOINT=aws`.
 //!
@@ -41,6 +42,17 @@ struct Reading {
     seq: u32,
 }
 
+/// `sensor-3#2` / `0020240501#000042`: the shard ends the partition key, drawn on each write;
+/// the key itself holds none.
+#[derive(RowKey, Debug)]
+#[rowkey(delimited = "#", dynamodb(partition = [sensor], shards(buckets = 4, random)))]
+struct Event {
+    sensor: String,
+    day: u32,
+    #[rowkey(width = 6)]
+    seq: u32,
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Ok(endpoint) = std::env::var("DYNAMODB_ENDPOINT") else {
@@ -48,7 +60,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     };
     let client = client(&endpoint);
-    for table in ["app", "readings"] {
+    for table in ["app", "readings", "events"] {
         create(&client, table).await?;
     }
 
@@ -98,6 +110,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         &seqs[..5]
     );
     assert_eq!(seqs, (0..100).rev().collect::<Vec<_>>());
+
+    // Random shards at the partition key's end: the same reads, whatever shard each write drew.
+    let events = Table::new(client.clone(), "events", DynamoKeys::of(&Event::SCHEMA)?);
+    for seq in 0..100 {
+        let key = Event { sensor: "sensor-3".into(), day: 20240501, seq }.to_key()?;
+        client.put_item().table_name("events").set_item(Some(events.key_attributes(&key)?)).send().await?;
+    }
+    let day = Event::scan().sensor("sensor-3").day(20240501).ranges()?;
+    let items = events.read(&day, true).await?;
+    let shards: std::collections::BTreeSet<String> =
+        items.iter().filter_map(|item| item.get("pk")?.as_s().ok().cloned()).collect();
+    let seqs: Vec<u32> = items
+        .iter()
+        .map(|item| Ok(Event::from_key(&events.key_of(item)?)?.seq))
+        .collect::<Result<_, Box<dyn std::error::Error>>>()?;
+    println!("{} events from shards {shards:?}, in order: {:?} ...", seqs.len(), &seqs[..5]);
+    assert_eq!(seqs, (0..100).collect::<Vec<_>>());
+    assert!(shards.len() > 1);
     Ok(())
 }
 

@@ -59,7 +59,7 @@
 //! ```
 
 mod condition;
-mod shard;
+pub(crate) mod shard;
 #[cfg(feature = "dynamodb")]
 mod table;
 
@@ -75,7 +75,6 @@ use crate::key::Key;
 use crate::range::{KeyRanges, prefix_successor};
 use crate::schema::{DynamoShards, Encoding, Format, KeyField, Schema};
 use shard::Shard;
-pub(crate) use shard::check as check_shards;
 
 /// DynamoDB's limits on a key attribute's length, in bytes.
 const PARTITION_MAX: usize = 2048;

@@ -435,3 +435,39 @@ fn a_bucket_that_an_optional_source_does_not_give_is_refused_by_the_plan_too() {
     assert_eq!(Account::SCHEMA.inspect(&key).unwrap_err().to_string(), typed);
     assert_eq!(rowkey::schema::KeyPlan::new(&Account::SCHEMA).inspect(&key).unwrap_err().to_string(), typed);
 }
+
+/// The plan's bucket of an optional text source is the type's: `Some("")`, `Some("\0")` and
+/// `Some("\0\0")` hash apart, as `from_key` expects (the plan once hashed `Some("\0")` as the
+/// type hashes `Some("")`), so the plan reads each key and refuses it moved to any other bucket.
+#[test]
+fn the_plan_salts_an_optional_text_source_as_the_type_does() {
+    let plan = rowkey::schema::KeyPlan::new(&Account::SCHEMA);
+    // The bucket is the ordered `u32` after the prefix: one byte, `80` + bucket.
+    let at = b"acct\x00\x01".len();
+    let notes = [None, Some(""), Some("\0"), Some("\0\0"), Some("a")];
+    for (note, id) in notes.into_iter().flat_map(|note| (0..8).map(move |id| (note, id))) {
+        let account = Account {
+            kind: "k".into(),
+            seq: 1,
+            id,
+            account: 3,
+            balance: None,
+            version: 4,
+            tags: vec![],
+            note: note.map(String::from),
+            flag: true,
+            score: 0.5,
+            at: at_micros(0),
+            small: 0,
+        };
+        let key = account.to_key().unwrap();
+        let read = plan.inspect(&key).unwrap_or_else(|e| panic!("{note:?} {id}: {e}"));
+        assert_eq!(read.value("bucket"), Account::SCHEMA.inspect(&key).unwrap().value("bucket"));
+        for bucket in (0x80..0x88).filter(|&b| b != key[at]) {
+            let mut moved = key.to_vec();
+            moved[at] = bucket;
+            assert!(Account::from_key(&moved).is_err(), "{note:?} {id} in bucket {bucket:#x}");
+            assert!(plan.inspect(&moved).is_err(), "the plan read {note:?} {id} in bucket {bucket:#x}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 """A single-table DynamoDB design declared in Python: a tenant's orders and invoices in one
-partition, each entity read by one exact query through boto3; and a meter's readings spread
-over four shards, read back newest first by one query a shard, merged.
+partition, each entity read by one exact query through boto3; a meter's readings spread
+over four shards, read back newest first by one query a shard, merged; and a sensor's events
+over four shards drawn at random, the partition key's last part.
 
 Against the endpoint in ``DYNAMODB_ENDPOINT`` (dynalite or DynamoDB Local, say
 ``http://127.0.0.1:4567``; CI starts dynalite), or DynamoDB itself when it is ``aws``:
@@ -37,6 +38,16 @@ class Reading(rowkey.Key, delimited="#", salt=rowkey.Salt(4, from_=["seq"]),
     """``2#meter-7`` / ``0020240501#000042``: a meter's writes over four partitions."""
 
     meter: str
+    day: rowkey.u32
+    seq: Annotated[rowkey.u32, rowkey.width(6)]
+
+
+class Event(rowkey.Key, delimited="#",
+            dynamodb=rowkey.DynamoDB(partition=["sensor"], shards=rowkey.Shards(4, random=True))):
+    """``sensor-3#2`` / ``0020240501#000042``: the shard ends the partition key, drawn on each
+    write; the key itself holds none."""
+
+    sensor: str
     day: rowkey.u32
     seq: Annotated[rowkey.u32, rowkey.width(6)]
 
@@ -84,6 +95,18 @@ def main() -> None:
     seqs = [Reading.from_key(readings.key_of(item)).seq for item in readings.read(day, forward=False)]
     print(f"{len(seqs)} readings from {len(readings.queries(day))} queries, newest first: {seqs[:5]} ...")
     assert seqs == list(range(99, -1, -1))
+
+    # Random shards at the partition key's end: the same reads, whatever shard each write drew.
+    events = rowkey.DynamoTable(table(resource, "events"), Event)
+    with events.table.batch_writer() as batch:
+        for seq in range(100):
+            batch.put_item(Item=events.key_attributes(Event("sensor-3", 20240501, seq).to_key()))
+    day = Event.scan().sensor("sensor-3").day(20240501).ranges()
+    items = events.read(day)
+    shards = sorted({item["pk"] for item in items})
+    print(f"{len(items)} events from shards {shards}, in order: {[Event.from_key(events.key_of(i)).seq for i in items[:5]]} ...")
+    assert [Event.from_key(events.key_of(item)).seq for item in items] == list(range(100))
+    assert len(shards) > 1
 
 
 if __name__ == "__main__":

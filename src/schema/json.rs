@@ -433,7 +433,7 @@ fn schema_from(json: &Json, path: &str) -> Result<Schema> {
         crate::dynamodb::check(&schema, dynamodb.partition, dynamodb.sort_prefix)
             .map_err(|e| bad(&at(path, "dynamodb"), e))?;
         if let Some(shards) = dynamodb.shards {
-            crate::dynamodb::check_shards(&schema, dynamodb.partition, shards)
+            crate::dynamodb::shard::check(&schema, dynamodb.partition, shards)
                 .map_err(|e| bad(&at(&at(path, "dynamodb"), "shards"), e))?;
         }
     }

@@ -216,11 +216,7 @@ impl KeyPlan {
                     .iter()
                     .map(|name| schema.fields.iter().position(|f| f.name == *name))
                     .collect::<Option<Vec<usize>>>();
-                // An optional source's bucket is left to the interpreter: the plan's hash of one
-                // was seen to differ from the type's (a mutated key accepted), cause not yet found.
-                let optional = |i: &usize| schema.fields[*i].optional;
                 match (sources, salt.salt()) {
-                    (Some(sources), _) if sources.iter().any(optional) => return Self::bare(schema, fields),
                     (Some(sources), Ok(salt)) => Some(SaltPlan { salt, sources }),
                     // A source that is no field, a bucket count out of range: the
                     // interpreter says so.
@@ -351,7 +347,10 @@ impl KeyPlan {
         let mut w = OrderedWriter::new(&mut encoded);
         for &i in &plan.sources {
             match value(i) {
-                Value::Str(text) => w.field(&Encoded(text.as_bytes()))?,
+                // Text is its own bytes, but an `Option`'s `Some` of empty or all-`00` text
+                // hashes with one `00` more (see `natural_bytes`), or `Some("\0")` would hash
+                // as the type hashes `Some("")`.
+                Value::Str(text) if !self.fields[i].field.optional => w.field(&Encoded(text.as_bytes()))?,
                 value => {
                     let bytes = natural_bytes(self.fields[i].field, value, delimited)
                         .ok_or_else(|| crate::Error::argument("salt", "a source the schema cannot hash"))?;
