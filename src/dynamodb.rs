@@ -316,7 +316,9 @@ impl DynamoKeys {
         self.cut.has_sort_fields || !self.cut.sort_lead.is_empty()
     }
 
-    /// The item key of one key of the schema.
+    /// The item key of one key of the schema. With [shards](Self::with_shards), its partition
+    /// key ends with the key's shard: the one its source fields give, or for random shards a
+    /// new draw on every call.
     ///
     /// # Errors
     ///
@@ -365,7 +367,8 @@ impl DynamoKeys {
     ///
     /// [`Error::InvalidArgument`] for an item key that no key of the schema gives (a sort key
     /// without the sort prefix, a sort key where the design has none, parts that are not a
-    /// key's).
+    /// key's, a partition key without the design's shard or with a shard other than the one
+    /// its source fields give).
     ///
     /// ```
     /// use rowkey::RowKey;

@@ -163,26 +163,38 @@ pub fn personal_data_warnings(input: &Input<'_>) -> proc_macro2::TokenStream {
 /// A modulo salt over a `sensitive` integer: its bucket is the value's residue (`bucket=679`
 /// of 103490972925679 in 1,000 buckets), which every key holds and every output shows, so the
 /// marker would hide the value and print part of it. Warned, the same way and with the same
-/// way out, and steered to the hashed salt, whose bucket says nothing of the value.
+/// way out, and steered to the hashed salt, whose bucket says nothing of the value. DynamoDB
+/// shards computed modulo a sensitive integer put the residue in every partition key: the same.
 fn modulo_salt_warnings<'f, 'a>(input: &'f Input<'a>) -> Vec<Warning<'f, 'a>> {
-    let Some(salt) = input.attrs.salt.as_ref().filter(|s| s.hash == crate::attr::SaltHash::Modulo) else {
-        return Vec::new();
-    };
-    let sources = input.key_fields().filter(|field| {
-        salt.from.iter().any(|ident| field.ident == ident)
-            && field.attrs.sensitive.is_some()
-            && field.attrs.allow_personal_data.is_none()
-    });
-    sources
-        .map(|field| {
-            let name = field.name();
-            let note = format!(
-                "`{name}` is marked sensitive, but the modulo salt's bucket is `{name}` modulo the bucket count: part \
-                 of the value, in every key and every output that shows the bucket; salt by the default hash \
-                 (`salt(buckets = N, from = [{name}])`), whose bucket says nothing of the value, or add \
-                 `#[rowkey(allow_personal_data)]` to the field"
-            );
-            Warning { item: "SensitiveModuloSalt", field, note }
+    let salt = input.attrs.salt.as_ref().map(|salt| (salt, "salt")).into_iter();
+    let shards = input.attrs.dynamodb.as_ref().and_then(|d| d.shards.as_ref()).map(|s| (&s.salt, "shard"));
+    let modulo = salt.chain(shards).filter(|(salt, _)| salt.hash == crate::attr::SaltHash::Modulo);
+    modulo
+        .flat_map(|(salt, noun)| {
+            let sources = input.key_fields().filter(|field| {
+                salt.from.iter().any(|ident| field.ident == ident)
+                    && field.attrs.sensitive.is_some()
+                    && field.attrs.allow_personal_data.is_none()
+            });
+            sources.map(move |field| {
+                let name = field.name();
+                let note = if noun == "salt" {
+                    format!(
+                        "`{name}` is marked sensitive, but the modulo salt's bucket is `{name}` modulo the bucket \
+                         count: part of the value, in every key and every output that shows the bucket; salt by the \
+                         default hash (`salt(buckets = N, from = [{name}])`), whose bucket says nothing of the value, \
+                         or add `#[rowkey(allow_personal_data)]` to the field"
+                    )
+                } else {
+                    format!(
+                        "`{name}` is marked sensitive, but the modulo shard is `{name}` modulo the shard count: part \
+                         of the value, in every item's partition key; shard by the default hash (`shards(buckets = N, \
+                         from = [{name}])`), whose shard says nothing of the value, or add \
+                         `#[rowkey(allow_personal_data)]` to the field"
+                    )
+                };
+                Warning { item: "SensitiveModuloSalt", field, note }
+            })
         })
         .collect()
 }

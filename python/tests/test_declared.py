@@ -132,6 +132,12 @@ def test_the_derives_warnings_are_key_design_warnings_at_the_class_statement():
         with pytest.raises(rowkey.SensitiveSaltWarning, match="modulo the bucket count"):
             class Pin(rowkey.Key, salt=rowkey.Salt(4, from_=["pin"], hash="modulo")):
                 pin: Annotated[rowkey.u32, rowkey.sensitive()]
+        # DynamoDB shards modulo a sensitive number put its residue in every partition key.
+        with pytest.raises(rowkey.SensitiveSaltWarning, match="modulo the shard count"):
+            class Statement(rowkey.Key, dynamodb=rowkey.DynamoDB(
+                    partition=["month"], shards=rowkey.Shards(8, from_=["account"], hash="modulo"))):
+                month: rowkey.u32
+                account: Annotated[rowkey.u64, rowkey.sensitive()]
 
 
 def test_instances_keys_and_back_with_flatten_rename_skip_and_keyword_names():
